@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on Debian 12, idempotently. Run as root.
+# Debian packages come from apt; valijson's headers are unpacked on their own, because the
+# libvalijson-dev package depends on Qt, Poco, yaml-cpp and others that we never use.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+packages=(
+  build-essential cmake ninja-build pkg-config git ca-certificates curl
+  libcpp-httplib-dev nlohmann-json3-dev catch2 libssl-dev zlib1g-dev libbrotli-dev
+  clang-format clang-14 libclang-rt-14-dev
+  python3 python3-django python3-djangorestframework python3-django-filters
+  wrk nginx-light
+)
+# Node.js may already come from elsewhere (this image has NodeSource's, which bundles npm).
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# valijson: headers only, from Debian's own package, into /opt/valijson/include.
+if [ ! -f /opt/valijson/include/valijson/validator.hpp ]; then
+  echo "setup: unpacking valijson headers from Debian's libvalijson-dev"
+  tmp=$(mktemp -d); chmod 755 "$tmp"
+  (cd "$tmp" && apt-get download libvalijson-dev >/dev/null)
+  dpkg-deb -x "$tmp"/libvalijson-dev_*.deb "$tmp/root"
+  mkdir -p /opt/valijson
+  rm -rf /opt/valijson/include
+  cp -r "$tmp/root/usr/include" /opt/valijson/include
+  rm -rf "$tmp"
+fi
+
+# npm tools used by the tests (ajv-cli: a second, independent JSON Schema validator).
+if [ -f "$here/package.json" ] && [ ! -x "$here/node_modules/.bin/ajv" ]; then
+  echo "setup: installing npm packages from package-lock.json"
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+echo "setup: ok"

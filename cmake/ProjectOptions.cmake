@@ -1,0 +1,18 @@
+# Warnings and sanitizers as options applied to targets, never as global flags.
+option(ENTIMG_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
+option(ENTIMG_SANITIZE "Build with address and undefined-behaviour sanitizers" OFF)
+
+function(entimg_target_defaults target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
+                                           -Wnon-virtual-dtor -Wold-style-cast)
+  if(ENTIMG_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  if(ENTIMG_SANITIZE)
+    target_compile_options(${target} PUBLIC -fsanitize=address,undefined -fno-omit-frame-pointer
+                                            -fno-sanitize-recover=undefined)
+    target_link_options(${target} PUBLIC -fsanitize=address,undefined)
+  endif()
+endfunction()
