@@ -1,0 +1,37 @@
+#pragma once
+// Generic URL text helpers (RFC 3986 / HTML form encoding). No endpoint rule lives here.
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace entimg::common {
+
+using QueryParams = std::vector<std::pair<std::string, std::string>>;
+
+/// Decodes %XX escapes to bytes; invalid escapes stay as they are. With plus_as_space, '+' is ' '.
+std::string percent_decode(std::string_view text, bool plus_as_space);
+
+/// Replaces every ill-formed UTF-8 sequence with U+FFFD, one per maximal subpart (as Python and WHATWG do).
+std::string utf8_replace_invalid(std::string_view bytes);
+
+/// Splits an application/x-www-form-urlencoded query on '&' only, keeping blank values and
+/// repeated keys in order; "key" alone is ("key", ""); names and values are decoded as UTF-8.
+QueryParams parse_query(std::string_view query);
+
+/// The first value of key (or nullptr); the last value with last_value().
+const std::string* first_value(const QueryParams& params, std::string_view key);
+const std::string* last_value(const QueryParams& params, std::string_view key);
+
+/// Parts of an absolute URL "scheme://authority/path?query#fragment"; ok is false when it is not one.
+struct UrlParts {
+  bool ok = false;
+  std::string scheme;     ///< lower-cased
+  std::string authority;  ///< host[:port] as written
+  std::string path;       ///< "/" when empty
+  std::string query;      ///< without '?'
+  bool has_query = false;
+};
+UrlParts split_url(std::string_view url);
+
+}  // namespace entimg::common
