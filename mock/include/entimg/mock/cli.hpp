@@ -1,0 +1,32 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace entimg::mock {
+
+/// The command line of entities-images-mock.
+struct Options {
+  std::string host = "127.0.0.1";
+  int port = 8000;
+  std::uint64_t records = 300000;
+  std::uint64_t seed = 1;
+  std::optional<std::filesystem::path> dataset;
+  std::size_t threads = 128;
+  bool help = false;
+  bool version = false;
+};
+
+struct ParsedOptions {
+  Options options;
+  std::string error;  ///< one line saying what is wrong; empty when the command line is fine
+};
+
+ParsedOptions parse_command_line(const std::vector<std::string_view>& args);
+std::string usage();
+std::string_view version();
+
+}  // namespace entimg::mock

@@ -1,0 +1,46 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "entimg/mock/record.hpp"
+
+namespace entimg::mock {
+
+/// The records a list request selects: all of them, or those of one entity (`?entity=`).
+struct Selection {
+  std::optional<std::int64_t> entity;
+  bool matches_nothing = false;  ///< a valid filter value no id can have (e.g. beyond 64 bits)
+};
+
+/// A read-only collection in the order the service lists it (by `order`, then ascending id).
+class Dataset {
+ public:
+  virtual ~Dataset() = default;
+  /// Number of records the selection holds.
+  virtual std::uint64_t count(const Selection& selection) const = 0;
+  /// Appends records [offset, offset + limit) of the selection to out (fewer at the end).
+  virtual void page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                    std::vector<Record>& out) const = 0;
+  /// One line a person can read, e.g. "300000 generated records (seed 1)".
+  virtual std::string describe() const = 0;
+};
+
+/// A collection computed from (seed, position): constant memory for any size, any page in
+/// constant time, identical on every machine.
+std::unique_ptr<Dataset> make_generated_dataset(std::uint64_t records, std::uint64_t seed);
+
+/// Thrown when a dataset file cannot be used; the message names the file, line and problem.
+class DatasetError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Loads a JSON Lines file (one record per line) or a JSON array of records. `image` may be
+/// present and is ignored. Throws DatasetError.
+std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path);
+
+}  // namespace entimg::mock

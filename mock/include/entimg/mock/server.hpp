@@ -1,0 +1,43 @@
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "entimg/mock/service.hpp"
+
+namespace entimg::mock {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8000;            ///< 0 picks a free port
+  std::size_t threads = 128;  ///< each open keep-alive connection holds one worker
+};
+
+/// The service on cpp-httplib. bind() then run() (blocking) or start() (in a thread); stop() from
+/// any thread. Tuned away from cpp-httplib's defaults that hurt a busy mock: a worker pool larger
+/// than the client's connection count, keep-alive without a 5-request cap, TCP_NODELAY.
+class MockServer {
+ public:
+  MockServer(std::shared_ptr<const Service> service, ServerOptions options);
+  ~MockServer();
+  MockServer(const MockServer&) = delete;
+  MockServer& operator=(const MockServer&) = delete;
+
+  /// Binds and listens; returns the port, or throws std::runtime_error saying why not.
+  int bind();
+  /// Serves until stop(); returns false if the server could not run.
+  bool run();
+  /// run() on a background thread (for tests); the socket already accepts when bind() returned.
+  void start();
+  void stop();
+  int port() const { return port_; }
+  /// "http://127.0.0.1:PORT"
+  std::string url() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int port_ = 0;
+};
+
+}  // namespace entimg::mock

@@ -1,0 +1,208 @@
+// A collection loaded from a file of recorded or hand-written records (JSON Lines or a JSON array).
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "entimg/mock/dataset.hpp"
+
+namespace entimg::mock {
+namespace {
+
+using nlohmann::json;
+
+enum class Kind { Integer, String, NullableString, NullableInteger };
+
+struct FieldSpec {
+  const char* name;
+  Kind kind;
+};
+
+// The 15 fields of spec §2.1 (reference §1.6 for the nullable ones); `image` is rebuilt per request.
+constexpr std::array<FieldSpec, 15> kFields = {{{"id", Kind::Integer},
+                                                {"image", Kind::String},
+                                                {"file", Kind::String},
+                                                {"original_filename", Kind::NullableString},
+                                                {"file_size", Kind::Integer},
+                                                {"author", Kind::String},
+                                                {"name", Kind::String},
+                                                {"default_caption", Kind::String},
+                                                {"alt", Kind::String},
+                                                {"description", Kind::String},
+                                                {"subject_location", Kind::String},
+                                                {"mime_type", Kind::String},
+                                                {"order", Kind::Integer},
+                                                {"key", Kind::NullableInteger},
+                                                {"entity", Kind::Integer}}};
+
+const char* kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::Integer:
+      return "an integer";
+    case Kind::String:
+      return "a string";
+    case Kind::NullableString:
+      return "a string or null";
+    case Kind::NullableInteger:
+      return "an integer or null";
+  }
+  return "?";
+}
+
+bool is_int64(const json& v) {
+  return v.is_number_integer() && (v.is_number_unsigned() ? v.get<std::uint64_t>() <= INT64_MAX : true);
+}
+
+bool fits(const json& v, Kind kind) {
+  switch (kind) {
+    case Kind::Integer:
+      return is_int64(v);
+    case Kind::String:
+      return v.is_string();
+    case Kind::NullableString:
+      return v.is_null() || v.is_string();
+    case Kind::NullableInteger:
+      return v.is_null() || is_int64(v);
+  }
+  return false;
+}
+
+// Checks one record object; returns "" or the problem.
+std::string check_record(const json& obj) {
+  if (!obj.is_object()) return std::string("expected a JSON object (a record), got ") + obj.type_name();
+  for (const auto& [key, value] : obj.items()) {
+    const auto spec =
+        std::find_if(kFields.begin(), kFields.end(), [&](const FieldSpec& f) { return key == f.name; });
+    if (spec == kFields.end())
+      return "unknown field \"" + key + "\" (a record has the 15 fields of spec 2.1)";
+    if (!fits(value, spec->kind))
+      return "field \"" + key + "\" must be " + kind_name(spec->kind) + ", got " + value.dump();
+  }
+  for (const auto& f : kFields)
+    if (std::string_view(f.name) != "image" && !obj.contains(f.name))
+      return std::string("missing field \"") + f.name + "\"";
+  if (obj["file_size"].get<std::int64_t>() < 0) return "field \"file_size\" must be >= 0";
+  return "";
+}
+
+Record to_record(const json& obj) {
+  Record r;
+  r.id = obj["id"].get<std::int64_t>();
+  r.file = obj["file"].get<std::string>();
+  if (!obj["original_filename"].is_null()) r.original_filename = obj["original_filename"].get<std::string>();
+  r.file_size = obj["file_size"].get<std::int64_t>();
+  r.author = obj["author"].get<std::string>();
+  r.name = obj["name"].get<std::string>();
+  r.default_caption = obj["default_caption"].get<std::string>();
+  r.alt = obj["alt"].get<std::string>();
+  r.description = obj["description"].get<std::string>();
+  r.subject_location = obj["subject_location"].get<std::string>();
+  r.mime_type = obj["mime_type"].get<std::string>();
+  r.order = obj["order"].get<std::int64_t>();
+  if (!obj["key"].is_null()) r.key = obj["key"].get<std::int64_t>();
+  r.entity = obj["entity"].get<std::int64_t>();
+  return r;
+}
+
+std::size_t line_of_offset(const std::string& text, std::size_t offset) {
+  return 1 +
+         static_cast<std::size_t>(std::count(
+             text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size())), '\n'));
+}
+
+class FileDataset final : public Dataset {
+ public:
+  FileDataset(std::vector<Record> records, std::string origin)
+      : records_(std::move(records)), origin_(std::move(origin)) {
+    // The service lists by Meta.ordering = ('order',) with ties in id order (reference §5.1).
+    std::stable_sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) {
+      return a.order != b.order ? a.order < b.order : a.id < b.id;
+    });
+    for (std::size_t i = 0; i < records_.size(); ++i)
+      by_entity_[records_[i].entity].push_back(i);
+  }
+
+  std::uint64_t count(const Selection& selection) const override {
+    if (selection.matches_nothing) return 0;
+    if (!selection.entity) return records_.size();
+    const auto it = by_entity_.find(*selection.entity);
+    return it == by_entity_.end() ? 0 : it->second.size();
+  }
+
+  void page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+            std::vector<Record>& out) const override {
+    const std::uint64_t total = count(selection);
+    if (offset >= total) return;
+    const std::uint64_t end = offset + std::min(limit, total - offset);
+    const std::vector<std::size_t>* positions = nullptr;
+    if (selection.entity) positions = &by_entity_.at(*selection.entity);
+    for (std::uint64_t k = offset; k < end; ++k)
+      out.push_back(records_[positions ? (*positions)[k] : k]);
+  }
+
+  std::string describe() const override {
+    return std::to_string(records_.size()) + " records from " + origin_;
+  }
+
+ private:
+  std::vector<Record> records_;
+  std::string origin_;
+  std::unordered_map<std::int64_t, std::vector<std::size_t>> by_entity_;
+};
+
+}  // namespace
+
+std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path) {
+  const std::string where = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DatasetError(where + ": cannot open the dataset file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+
+  std::vector<Record> records;
+  std::unordered_set<std::int64_t> ids;
+  auto add = [&](const json& obj, const std::string& at) {
+    if (const std::string problem = check_record(obj); !problem.empty())
+      throw DatasetError(at + ": " + problem);
+    Record r = to_record(obj);
+    if (!ids.insert(r.id).second) throw DatasetError(at + ": duplicate id " + std::to_string(r.id));
+    records.push_back(std::move(r));
+  };
+
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '[') {
+    json doc;
+    try {
+      doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+      throw DatasetError(where + ":" + std::to_string(line_of_offset(text, e.byte)) +
+                         ": invalid JSON: " + e.what());
+    }
+    for (std::size_t i = 0; i < doc.size(); ++i)
+      add(doc[i], where + ": record #" + std::to_string(i + 1));
+  } else {
+    std::size_t line_no = 0, start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      ++line_no;
+      const std::string_view line(text.data() + start, end - start);
+      start = end + 1;
+      if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+      json obj;
+      try {
+        obj = json::parse(line);
+      } catch (const json::parse_error& e) {
+        throw DatasetError(where + ":" + std::to_string(line_no) + ": invalid JSON: " + e.what());
+      }
+      add(obj, where + ":" + std::to_string(line_no));
+    }
+  }
+  return std::make_unique<FileDataset>(std::move(records), where);
+}
+
+}  // namespace entimg::mock

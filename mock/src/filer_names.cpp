@@ -1,0 +1,196 @@
+#include "filer_names.hpp"
+
+#include <array>
+#include <cstdint>
+#include <utility>
+
+namespace entimg::mock::detail {
+namespace {
+
+char32_t decode_at(std::string_view s, std::size_t& i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  const std::size_t n = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
+  if (i + n > s.size()) {
+    i = s.size();
+    return 0xFFFD;
+  }
+  char32_t c = n == 1 ? b0 : n == 2 ? (b0 & 0x1Fu) : n == 3 ? (b0 & 0x0Fu) : (b0 & 0x07u);
+  for (std::size_t k = 1; k < n; ++k)
+    c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+  i += n;
+  return c;
+}
+
+bool is_ascii_alnum(char32_t c) {
+  return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9');
+}
+
+// unidecode's transliteration of the Russian and Ukrainian alphabets (upper case; lower case is
+// the same letters lower-cased), and of the Latin-1 letters. Other scripts become "" here, where
+// unidecode would transliterate them too: a known, documented simplification.
+constexpr std::array<const char*, 32> kCyrillicUpper = {
+    "A", "B", "V", "G", "D", "E",  "Zh", "Z",  "I",  "I",    "K",  "L", "M", "N", "O",  "P",
+    "R", "S", "T", "U", "F", "Kh", "Ts", "Ch", "Sh", "Shch", "\"", "Y", "'", "E", "Iu", "Ia"};
+constexpr std::array<const char*, 64> kLatin1 = {
+    "A", "A", "A", "A", "A", "A", "AE", "C", "E", "E", "E", "E", "I", "I", "I",  "I",
+    "D", "N", "O", "O", "O", "O", "O",  "x", "O", "U", "U", "U", "U", "Y", "Th", "ss",
+    "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i",  "i",
+    "d", "n", "o", "o", "o", "o", "o",  "/", "o", "u", "u", "u", "u", "y", "th", "y"};
+
+std::string transliterate(char32_t c) {
+  if (c < 0x80) return std::string(1, static_cast<char>(c));
+  if (c >= 0xC0 && c <= 0xFF) return kLatin1[c - 0xC0];
+  std::string out;
+  if (c >= 0x410 && c <= 0x42F) out = kCyrillicUpper[c - 0x410];
+  if (c >= 0x430 && c <= 0x44F) out = kCyrillicUpper[c - 0x430];
+  if (c == 0x401 || c == 0x451) out = "Io";
+  if (c == 0x404 || c == 0x454) out = "Ie";
+  if (c == 0x406 || c == 0x456) out = "I";
+  if (c == 0x407 || c == 0x457) out = "Yi";
+  if (c == 0x490 || c == 0x491) out = "G";
+  const bool lower = (c >= 0x430 && c <= 0x45F) || c == 0x491;
+  if (lower)
+    for (char& ch : out)
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  return out;
+}
+
+bool is_space(char32_t c) {
+  return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f ||
+         c == 0x3000;
+}
+
+// Django's get_valid_filename: strip, ' ' -> '_', drop everything but [-\w.] (Unicode \w; every
+// non-ASCII code point other than white space counts as a word character here).
+std::u32string django_valid_filename(std::string_view s) {
+  std::u32string cps;
+  for (std::size_t i = 0; i < s.size();)
+    cps.push_back(decode_at(s, i));
+  std::size_t b = 0, e = cps.size();
+  while (b < e && is_space(cps[b]))
+    ++b;
+  while (e > b && is_space(cps[e - 1]))
+    --e;
+  std::u32string out;
+  for (std::size_t i = b; i < e; ++i) {
+    char32_t c = cps[i] == U' ' ? U'_' : cps[i];
+    if (is_ascii_alnum(c) || c == U'_' || c == U'-' || c == U'.' || (c >= 0x80 && !is_space(c)))
+      out.push_back(c);
+  }
+  return out;
+}
+
+// Django's slugify after unidecode: ASCII, lower case, [-\s]+ -> '-', stripped of '-' and '_'.
+std::string slugify(std::u32string_view text) {
+  std::string ascii;
+  for (const char32_t c : text)
+    ascii += transliterate(c);
+  std::string kept;
+  for (char c : ascii) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    const bool word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (word || c == '-' || c == ' ' || (c >= '\t' && c <= '\r')) kept.push_back(c);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < kept.size();) {
+    const char c = kept[i];
+    if (c == '-' || c == ' ' || (c >= '\t' && c <= '\r')) {
+      while (i < kept.size() && (kept[i] == '-' || kept[i] == ' ' || (kept[i] >= '\t' && kept[i] <= '\r')))
+        ++i;
+      out.push_back('-');
+    } else {
+      out.push_back(c);
+      ++i;
+    }
+  }
+  const std::size_t first = out.find_first_not_of("-_");
+  if (first == std::string::npos) return "";
+  return out.substr(first, out.find_last_not_of("-_") - first + 1);
+}
+
+// os.path.splitext: the last dot that is not part of the leading dots.
+std::pair<std::u32string_view, std::u32string_view> split_extension(std::u32string_view name) {
+  const std::size_t dot = name.rfind(U'.');
+  if (dot == std::u32string_view::npos) return {name, {}};
+  std::size_t lead = 0;
+  while (lead < name.size() && name[lead] == U'.')
+    ++lead;
+  if (dot < lead) return {name, {}};
+  return {name.substr(0, dot), name.substr(dot)};
+}
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+}  // namespace
+
+std::string filer_stored_name(std::string_view original) {
+  const std::u32string valid = django_valid_filename(original);
+  const auto [stem, ext] = split_extension(valid);
+  std::string name = slugify(stem);
+  const std::string ext_slug = slugify(ext);
+  if (!ext_slug.empty()) name += "." + ext_slug;
+  return name;
+}
+
+std::string guess_mime_type(std::string_view name) {
+  const std::size_t slash = name.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? name : name.substr(slash + 1);
+  // Python strips compression suffixes first: "x.png.gz" is image/png (encoding gzip).
+  static constexpr std::array<std::string_view, 5> kEncodings = {".gz", ".Z", ".bz2", ".xz", ".br"};
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (const auto enc : kEncodings)
+      if (base.size() > enc.size() && base.ends_with(enc)) {
+        base.remove_suffix(enc.size());
+        stripped = true;
+      }
+  }
+  const std::size_t dot = base.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return "";
+  const std::string ext = lower_ascii(base.substr(dot + 1));
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kTypes = {
+      {{"jpg", "image/jpeg"},
+       {"jpeg", "image/jpeg"},
+       {"jpe", "image/jpeg"},
+       {"jfif", "image/jpeg"},
+       {"png", "image/png"},
+       {"apng", "image/apng"},
+       {"gif", "image/gif"},
+       {"webp", "image/webp"},
+       {"bmp", "image/bmp"},
+       {"svg", "image/svg+xml"},
+       {"svgz", "image/svg+xml"},
+       {"tif", "image/tiff"},
+       {"tiff", "image/tiff"},
+       {"ico", "image/vnd.microsoft.icon"},
+       {"avif", "image/avif"},
+       {"heic", "image/heic"}}};
+  for (const auto& [e, type] : kTypes)
+    if (e == ext) return std::string(type);
+  return "";
+}
+
+void append_filepath_uri(std::string& out, std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch == '\\' ? '/' : ch);
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '!' || c == '*' ||
+                      c == '(' || c == ')' || c == '\'';
+    if (keep) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+}
+
+}  // namespace entimg::mock::detail

@@ -1,0 +1,18 @@
+#pragma once
+// How django-filer names stored files and how the serializer guesses mime_type (reference §4, §1.6).
+#include <string>
+#include <string_view>
+
+namespace entimg::mock::detail {
+
+/// filer 2.x get_valid_filename: Django's get_valid_filename, then the stem and the extension
+/// slugified apart (after transliterating with unidecode): "Фото 3.JPG" -> "foto_3.jpg".
+std::string filer_stored_name(std::string_view original);
+
+/// mimetypes.guess_type(name)[0] or "" for the image types Python knows.
+std::string guess_mime_type(std::string_view name);
+
+/// Django's filepath_to_uri: percent-encodes all but unreserved characters and "/~!*()'".
+void append_filepath_uri(std::string& out, std::string_view path);
+
+}  // namespace entimg::mock::detail

@@ -1,0 +1,192 @@
+// The default collection: every record is a pure function of (seed, position), so memory does not
+// grow with the size and any page is computed in constant time.
+//
+// Layout: position p has id 3p + 1 + j (j in 0..2 from the record's own stream): ascending, with
+// gaps. Entities: p belongs to the entity of residue p mod E (E ≈ records/4, so about four images
+// each, spread over the collection); residues map to entity ids through an affine permutation, so
+// entity ids are not sorted by image id and a filter by entity is an arithmetic progression.
+#include <array>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include "entimg/common/prng.hpp"
+#include "entimg/mock/dataset.hpp"
+#include "filer_names.hpp"
+
+namespace entimg::mock {
+namespace {
+
+using common::mix64;
+using common::Pcg32;
+
+constexpr std::int64_t kFirstEntityId = 101;
+
+constexpr std::array<const char*, 7> kCyrillicWords = {"Фото",   "Снимок экрана", "Изображение", "Портрет",
+                                                       "Пейзаж", "Обложка",       "Товар"};
+constexpr std::array<const char*, 6> kLatinWords = {"photo", "banner",     "product",
+                                                    "cover", "screenshot", "interior"};
+constexpr std::array<const char*, 5> kSections = {"catalog", "news", "gallery", "projects", "about"};
+constexpr std::array<const char*, 6> kAuthors = {"Иван Петров",  "Anna Smith",      "Мария Иванова",
+                                                 "Studio North", "Алексей Смирнов", "J. O'Neil"};
+constexpr std::array<const char*, 5> kCaptions = {"Вид спереди", "Front view", "Общий план", "Detail",
+                                                  "Фото товара"};
+constexpr std::array<const char*, 4> kDescriptions = {
+    "Фотография товара, вид спереди.", "Product photo on a white background.",
+    "Снимок сделан в студии; цвета откалиброваны.", "Archive scan, \"as is\"."};
+
+std::string format(const char* fmt, auto... args) {
+  char buf[256];
+  const int n = std::snprintf(buf, sizeof buf, fmt, args...);
+  return std::string(buf, n < 0 ? 0 : static_cast<std::size_t>(std::min(n, 255)));
+}
+
+template <typename Array>
+const char* pick(Pcg32& rng, const Array& items) {
+  return items[rng.below(static_cast<std::uint32_t>(items.size()))];
+}
+
+std::string uuid4(Pcg32& rng) {
+  std::uint64_t hi = rng.next_u64(), lo = rng.next_u64();
+  hi = (hi & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;  // version 4
+  lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // RFC 4122 variant
+  return format("%08llx-%04llx-%04llx-%04llx-%012llx", static_cast<unsigned long long>(hi >> 32),
+                static_cast<unsigned long long>((hi >> 16) & 0xFFFF),
+                static_cast<unsigned long long>(hi & 0xFFFF), static_cast<unsigned long long>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
+}
+
+struct Names {
+  std::string original;   // as uploaded
+  std::string base_name;  // what filer stored the file under (before slugifying)
+  std::string title;      // the path-like `name`, when the importer set one
+};
+
+Names make_names(Pcg32& rng, std::int64_t id) {
+  const std::uint32_t kind = rng.below(100);
+  const auto n = static_cast<long long>(rng.between(1, 9999));
+  const char* ext = rng.chance(50) ? "png" : rng.chance(75) ? "jpg" : "jpeg";
+  Names names;
+  if (kind < 30) {
+    names.original = format(rng.chance(50) ? "IMG_%04lld.JPG" : "DSC_%04lld.jpg", n);
+  } else if (kind < 50) {
+    names.original = format("%s-%lld.%s", pick(rng, kLatinWords), n, ext);
+  } else if (kind < 72) {
+    names.original = format("%s %lld.%s", pick(rng, kCyrillicWords), n, ext);
+  } else if (kind < 95) {
+    const std::string dir = format("%s/%s-%lld", pick(rng, kSections), pick(rng, kLatinWords), id);
+    const std::string leaf = rng.chance(50) ? std::string("main") : format("detail-%lld", n % 10);
+    names.original = format("%s/%s.%s", dir.c_str(), leaf.c_str(), ext);
+    if (rng.chance(70)) names.title = dir + "/" + leaf;
+  } else {
+    names.original = format("My Photo (%lld).JPEG", n);
+  }
+  const std::size_t slash = names.original.rfind('/');
+  names.base_name = slash == std::string::npos ? names.original : names.original.substr(slash + 1);
+  return names;
+}
+
+class GeneratedDataset final : public Dataset {
+ public:
+  GeneratedDataset(std::uint64_t records, std::uint64_t seed) : records_(records), seed_(seed) {
+    entities_ = std::max<std::uint64_t>(1, (records + 3) / 4);
+    Pcg32 rng(mix64(seed), 0xE17);
+    multiplier_ = entities_ == 1 ? 1 : (rng.next_u64() % entities_) | 1;
+    while (std::gcd(multiplier_, entities_) != 1)
+      multiplier_ = (multiplier_ + 2) % entities_;
+    shift_ = rng.next_u64() % entities_;
+    inverse_ = modular_inverse(multiplier_, entities_);
+  }
+
+  std::uint64_t count(const Selection& selection) const override {
+    if (selection.matches_nothing) return 0;
+    if (!selection.entity) return records_;
+    const auto residue = residue_of(*selection.entity);
+    if (!residue || *residue >= records_) return 0;
+    return (records_ - 1 - *residue) / entities_ + 1;
+  }
+
+  void page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+            std::vector<Record>& out) const override {
+    const std::uint64_t total = count(selection);
+    if (offset >= total) return;
+    const std::uint64_t end = offset + std::min(limit, total - offset);
+    const std::uint64_t residue = selection.entity ? *residue_of(*selection.entity) : 0;
+    const std::uint64_t stride = selection.entity ? entities_ : 1;
+    for (std::uint64_t k = offset; k < end; ++k)
+      out.push_back(record_at(residue + k * stride));
+  }
+
+  std::string describe() const override {
+    return std::to_string(records_) + " generated records (seed " + std::to_string(seed_) + ")";
+  }
+
+ private:
+  __extension__ using Wide = unsigned __int128;  // a product of two residues needs 76 bits
+  static std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b, std::uint64_t m) {
+    return static_cast<std::uint64_t>((static_cast<Wide>(a) * b) % m);
+  }
+  // Residues stay below 2^40 (at most 10^12 records), so the signed 64-bit Euclid cannot overflow.
+  static std::uint64_t modular_inverse(std::uint64_t a, std::uint64_t m) {
+    if (m == 1) return 0;
+    std::int64_t t = 0, new_t = 1, r = static_cast<std::int64_t>(m), new_r = static_cast<std::int64_t>(a);
+    while (new_r != 0) {
+      const std::int64_t q = r / new_r;
+      t = std::exchange(new_t, t - q * new_t);
+      r = std::exchange(new_r, r - q * new_r);
+    }
+    return static_cast<std::uint64_t>(t < 0 ? t + static_cast<std::int64_t>(m) : t);
+  }
+
+  std::int64_t entity_of(std::uint64_t position) const {
+    const std::uint64_t residue = position % entities_;
+    return kFirstEntityId +
+           static_cast<std::int64_t>((mul_mod(multiplier_, residue, entities_) + shift_) % entities_);
+  }
+
+  std::optional<std::uint64_t> residue_of(std::int64_t entity) const {
+    if (entity < kFirstEntityId) return std::nullopt;
+    const auto permuted = static_cast<std::uint64_t>(entity - kFirstEntityId);
+    if (permuted >= entities_) return std::nullopt;
+    return mul_mod(inverse_, (permuted + entities_ - shift_) % entities_, entities_);
+  }
+
+  Record record_at(std::uint64_t position) const {
+    Pcg32 rng(mix64(seed_ ^ mix64(position)), position);
+    Record r;
+    r.id = static_cast<std::int64_t>(3 * position + 1 + rng.below(3));
+    r.entity = entity_of(position);
+    const Names names = make_names(rng, r.id);
+    const std::string uuid = uuid4(rng);
+    const std::string stored = detail::filer_stored_name(names.base_name);
+    r.file = "filer_public/" + uuid.substr(0, 2) + "/" + uuid.substr(2, 2) + "/" + uuid + "/" + stored;
+    if (!rng.chance(1)) r.original_filename = names.original;  // filer's column is nullable
+    r.file_size = rng.between(8'000, 6'000'000);
+    r.name = names.title;
+    if (rng.chance(12)) r.author = pick(rng, kAuthors);
+    if (rng.chance(10)) r.default_caption = pick(rng, kCaptions);
+    if (rng.chance(10)) r.alt = r.default_caption.empty() ? pick(rng, kCaptions) : r.default_caption;
+    if (rng.chance(5)) r.description = pick(rng, kDescriptions);
+    if (rng.chance(8))
+      r.subject_location = format("%lld,%lld", static_cast<long long>(rng.between(0, 4000)),
+                                  static_cast<long long>(rng.between(0, 3000)));
+    r.mime_type = detail::guess_mime_type(stored);
+    return r;
+  }
+
+  std::uint64_t records_;
+  std::uint64_t seed_;
+  std::uint64_t entities_ = 1;
+  std::uint64_t multiplier_ = 1;
+  std::uint64_t shift_ = 0;
+  std::uint64_t inverse_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<Dataset> make_generated_dataset(std::uint64_t records, std::uint64_t seed) {
+  return std::make_unique<GeneratedDataset>(records, seed);
+}
+
+}  // namespace entimg::mock

@@ -1,0 +1,181 @@
+#include "list_view.hpp"
+
+#include "filer_names.hpp"
+#include "json_writer.hpp"
+#include "negotiation.hpp"
+
+namespace entimg::mock::detail {
+namespace {
+
+// edw's @remove_empty_params_from_request: every key whose last value is blank is dropped.
+common::QueryParams without_blank_params(const common::QueryParams& params) {
+  common::QueryParams kept;
+  for (const auto& entry : params) {
+    const std::string* last = common::last_value(params, entry.first);
+    if (last && !last->empty()) kept.push_back(entry);
+  }
+  return kept;
+}
+
+HttpResponse view_response(int status, std::string body) {
+  // APIView.finalize_response: Allow and Vary on every answer of the view, errors included.
+  return HttpResponse{status,
+                      "application/json",
+                      {{"Vary", "Accept"}, {"Allow", "GET, POST, HEAD, OPTIONS"}},
+                      std::move(body)};
+}
+
+HttpResponse detail_error(int status, std::string_view message, int indent = 0) {
+  std::string body;
+  JsonWriter w(body, indent);
+  w.begin_object();
+  w.key("detail");
+  w.string(message);
+  w.end_object();
+  return view_response(status, std::move(body));
+}
+
+void write_record(JsonWriter& w, const Record& r, std::string_view media_prefix, std::string& scratch) {
+  w.begin_object();
+  w.key("id");
+  w.integer(r.id);
+  w.key("image");
+  if (r.file.empty()) {
+    w.null();  // DRF's FileField renders an empty file as null
+  } else {
+    scratch.assign(media_prefix);
+    append_filepath_uri(scratch, r.file);
+    w.string(scratch);
+  }
+  w.key("file");
+  w.string(r.file);
+  w.key("original_filename");
+  w.nullable_string(r.original_filename);
+  w.key("file_size");
+  w.integer(r.file_size);
+  w.key("author");
+  w.string(r.author);
+  w.key("name");
+  w.string(r.name);
+  w.key("default_caption");
+  w.string(r.default_caption);
+  w.key("alt");
+  w.string(r.alt);
+  w.key("description");
+  w.string(r.description);
+  w.key("subject_location");
+  w.string(r.subject_location);
+  w.key("mime_type");
+  w.string(r.mime_type);
+  w.key("order");
+  w.integer(r.order);
+  w.key("key");
+  w.nullable_integer(r.key);
+  w.key("entity");
+  w.integer(r.entity);
+  w.end_object();
+}
+
+HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const common::QueryParams& params,
+                       int indent) {
+  Selection selection;
+  if (const std::string* entity = common::last_value(params, "entity")) {
+    const DecimalLookup lookup = parse_decimal_lookup(*entity);
+    if (!lookup.valid || lookup.above_maximum) {
+      std::string body;
+      JsonWriter w(body, indent);
+      w.begin_object();
+      w.key("entity");
+      w.begin_array();
+      w.string(lookup.valid ? "Ensure this value is less than or equal to 1e+50." : "Enter a number.");
+      w.end_array();
+      w.end_object();
+      return view_response(400, std::move(body));
+    }
+    selection.entity = lookup.value;
+    selection.matches_nothing = !lookup.value.has_value();
+  }
+  const Window window = read_window(params);
+  const std::uint64_t count = dataset.count(selection);
+
+  thread_local std::vector<Record> records;  // reused: a page render allocates little
+  records.clear();
+  if (window.offset < BigUint(count))
+    dataset.page(selection, window.offset.saturated(), window.limit.saturated(), records);
+
+  std::string body;
+  body.reserve(1024 + records.size() * 700);
+  JsonWriter w(body, indent);
+  w.begin_object();
+  w.key("count");
+  w.integer(static_cast<std::int64_t>(count));
+  w.key("next");
+  if (const auto next = next_link(request.url, window, count))
+    w.string(*next);
+  else
+    w.null();
+  w.key("previous");
+  if (const auto previous = previous_link(request.url, window))
+    w.string(*previous);
+  else
+    w.null();
+  w.key("results");
+  w.begin_array();
+  const std::string media_prefix = request.origin + "/media/";
+  std::string scratch;
+  for (const Record& r : records)
+    write_record(w, r, media_prefix, scratch);
+  w.end_array();
+  w.end_object();
+  return view_response(200, std::move(body));
+}
+
+// SimpleMetadata for an anonymous user: no "actions" (reference §3.4).
+HttpResponse options_metadata(int indent) {
+  std::string body;
+  JsonWriter w(body, indent);
+  w.begin_object();
+  w.key("name");
+  w.string("Entity Image List");
+  w.key("description");
+  w.string("");
+  w.key("renders");
+  w.begin_array();
+  w.string("application/json");
+  w.string("text/html");
+  w.end_array();
+  w.key("parses");
+  w.begin_array();
+  w.string("application/json");
+  w.string("application/x-www-form-urlencoded");
+  w.string("multipart/form-data");
+  w.end_array();
+  w.end_object();
+  return view_response(200, std::move(body));
+}
+
+}  // namespace
+
+HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
+  const common::QueryParams params = without_blank_params(request.params);
+  std::optional<std::string_view> format;
+  if (!request.format_suffix.empty())
+    format = request.format_suffix;
+  else if (const std::string* f = common::last_value(params, "format"))
+    format = *f;
+
+  const Negotiated negotiated = negotiate(format, request.accept);
+  if (negotiated.outcome == Negotiated::Outcome::NotFound) return detail_error(404, "Not found.");
+  if (negotiated.outcome == Negotiated::Outcome::NotAcceptable ||
+      negotiated.renderer == Renderer::BrowsableApi)
+    // The browsable API page is not rendered yet: its requests are answered as unsatisfiable.
+    return detail_error(406, "Could not satisfy the request Accept header.");
+
+  // IsAuthenticatedOrReadOnly runs before the method is looked at: anonymous writes are 403.
+  if (request.method == "GET" || request.method == "HEAD")
+    return list_page(dataset, request, params, negotiated.indent);
+  if (request.method == "OPTIONS") return options_metadata(negotiated.indent);
+  return detail_error(403, "Authentication credentials were not provided.", negotiated.indent);
+}
+
+}  // namespace entimg::mock::detail

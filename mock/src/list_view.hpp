@@ -1,0 +1,25 @@
+#pragma once
+// The DRF view of /edw/api/entities-images/: negotiation, permissions, the entity filter and the
+// paginated list, with DRF's headers on every answer (reference §1.2-1.4, §2, §3).
+#include <optional>
+#include <string>
+
+#include "entimg/common/url.hpp"
+#include "entimg/mock/dataset.hpp"
+#include "entimg/mock/service.hpp"
+#include "pagination.hpp"
+
+namespace entimg::mock::detail {
+
+struct ViewRequest {
+  std::string method;
+  std::optional<std::string> accept;
+  std::string format_suffix;   ///< from /entities-images.<format>, else empty
+  common::QueryParams params;  ///< the request's parameters, decoded, blank ones included
+  std::string origin;          ///< "scheme://host" of the request
+  RequestUrl url;              ///< what build_absolute_uri() gives, for the links
+};
+
+HttpResponse list_view(const Dataset& dataset, const ViewRequest& request);
+
+}  // namespace entimg::mock::detail

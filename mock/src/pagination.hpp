@@ -1,0 +1,39 @@
+#pragma once
+// DRF's LimitOffsetPagination (reference §2), reproduced from its documented behaviour: the
+// effective limit and offset, and the next/previous links built from the request URL.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "entimg/common/url.hpp"
+#include "python_number.hpp"
+
+namespace entimg::mock::detail {
+
+inline constexpr std::uint64_t kDefaultLimit = 12;  // PAGE_SIZE (spec §8)
+
+/// The limit and offset a request asks for, after DRF's parsing (reference §2.1).
+struct Window {
+  BigUint limit{kDefaultLimit};
+  BigUint offset{};
+};
+
+/// get_limit: a positive Python int, else 12; no maximum. get_offset: a non-negative int, else 0.
+/// `params` are the request's parameters after edw's removal of blank ones.
+Window read_window(const common::QueryParams& params);
+
+/// The request URL as build_absolute_uri() gives it, split for link building.
+struct RequestUrl {
+  std::string origin_and_path;  ///< "http://host:port/edw/api/entities-images/"
+  common::QueryParams params;   ///< every parameter of the raw query, decoded as parse_qs does
+};
+
+/// next: null when offset + limit >= count, else limit and offset + limit set.
+std::optional<std::string> next_link(const RequestUrl& url, const Window& window, std::uint64_t count);
+/// previous: null when offset <= 0; without offset when offset - limit <= 0; else offset - limit.
+std::optional<std::string> previous_link(const RequestUrl& url, const Window& window);
+
+/// Python's urllib.parse.quote_plus with safe='' (what urlencode applies to keys and values).
+void append_quote_plus(std::string& out, std::string_view utf8);
+
+}  // namespace entimg::mock::detail

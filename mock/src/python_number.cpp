@@ -1,0 +1,233 @@
+#include "python_number.hpp"
+
+#include <algorithm>
+#include <array>
+#include <compare>
+#include <limits>
+
+namespace entimg::mock::detail {
+namespace {
+
+// Code points of the digit zero of every Unicode "Nd" block (Unicode 14, as in Python 3.11);
+// each is followed by the digits one to nine. Generated with unicodedata, not typed by hand.
+constexpr std::array<char32_t, 66> kDigitZeros = {
+    0x30,    0x660,   0x6f0,   0x7c0,   0x966,   0x9e6,   0xa66,   0xae6,   0xb66,   0xbe6,   0xc66,
+    0xce6,   0xd66,   0xde6,   0xe50,   0xed0,   0xf20,   0x1040,  0x1090,  0x17e0,  0x1810,  0x1946,
+    0x19d0,  0x1a80,  0x1a90,  0x1b50,  0x1bb0,  0x1c40,  0x1c50,  0xa620,  0xa8d0,  0xa900,  0xa9d0,
+    0xa9f0,  0xaa50,  0xabf0,  0xff10,  0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0,
+    0x11450, 0x114d0, 0x11650, 0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60,
+    0x16ac0, 0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0};
+
+bool is_python_space(char32_t c) {
+  return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0 || c == 0x1680 ||
+         (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f ||
+         c == 0x3000;
+}
+
+int digit_value(char32_t c) {
+  for (const char32_t zero : kDigitZeros)
+    if (c >= zero && c < zero + 10) return static_cast<int>(c - zero);
+  return -1;
+}
+
+// Decodes one UTF-8 code point at s[i] (input is already valid UTF-8); advances i.
+char32_t next_code_point(std::string_view s, std::size_t& i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  const std::size_t n = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
+  if (i + n > s.size()) {
+    i = s.size();
+    return 0xFFFD;
+  }
+  char32_t c = n == 1 ? b0 : n == 2 ? (b0 & 0x1Fu) : n == 3 ? (b0 & 0x0Fu) : (b0 & 0x07u);
+  for (std::size_t k = 1; k < n; ++k)
+    c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+  i += n;
+  return c;
+}
+
+std::u32string to_code_points(std::string_view s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();)
+    out.push_back(next_code_point(s, i));
+  return out;
+}
+
+// Reads digits with Python's underscore rule (single '_' only between digits) from cp[pos].
+// Appends ASCII digits to out and stops at the first character that cannot continue the run.
+void read_digits(const std::u32string& cp, std::size_t& pos, std::string& out) {
+  bool last_was_digit = false;
+  while (pos < cp.size()) {
+    const int d = digit_value(cp[pos]);
+    if (d >= 0) {
+      out.push_back(static_cast<char>('0' + d));
+      last_was_digit = true;
+    } else if (cp[pos] == U'_' && last_was_digit && pos + 1 < cp.size() && digit_value(cp[pos + 1]) >= 0) {
+      last_was_digit = false;
+    } else {
+      break;
+    }
+    ++pos;
+  }
+}
+
+bool equals_ignore_case(std::u32string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char32_t c = a[i];
+    if (c >= U'A' && c <= U'Z') c = c - U'A' + U'a';
+    if (c != static_cast<char32_t>(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+BigUint BigUint::from_digits(std::string_view digits) {
+  BigUint v;
+  const std::size_t first = digits.find_first_not_of('0');
+  v.digits_ = first == std::string_view::npos ? "0" : std::string(digits.substr(first));
+  return v;
+}
+
+std::uint64_t BigUint::saturated() const {
+  constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
+  if (digits_.size() > 20) return kMax;
+  std::uint64_t v = 0;
+  for (const char c : digits_) {
+    const auto d = static_cast<std::uint64_t>(c - '0');
+    if (v > (kMax - d) / 10) return kMax;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+BigUint operator+(const BigUint& a, const BigUint& b) {
+  std::string out;
+  const std::string &x = a.digits_, &y = b.digits_;
+  out.reserve(std::max(x.size(), y.size()) + 1);
+  int carry = 0;
+  for (std::size_t i = 0; i < std::max(x.size(), y.size()) || carry; ++i) {
+    int s = carry;
+    if (i < x.size()) s += x[x.size() - 1 - i] - '0';
+    if (i < y.size()) s += y[y.size() - 1 - i] - '0';
+    out.push_back(static_cast<char>('0' + s % 10));
+    carry = s / 10;
+  }
+  std::reverse(out.begin(), out.end());
+  return BigUint::from_digits(out);
+}
+
+BigUint monus(const BigUint& a, const BigUint& b) {
+  if (a <= b) return BigUint{};
+  std::string out = a.digits_;
+  int borrow = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::size_t at = out.size() - 1 - i;
+    int d = out[at] - '0' - borrow - (i < b.digits_.size() ? b.digits_[b.digits_.size() - 1 - i] - '0' : 0);
+    borrow = d < 0 ? 1 : 0;
+    out[at] = static_cast<char>('0' + (d + 10) % 10);
+  }
+  return BigUint::from_digits(out);
+}
+
+std::strong_ordering operator<=>(const BigUint& a, const BigUint& b) {
+  if (a.digits_.size() != b.digits_.size()) return a.digits_.size() <=> b.digits_.size();
+  return a.digits_.compare(b.digits_) <=> 0;
+}
+
+std::string_view strip_python_whitespace(std::string_view s) {
+  // Leading: decode forward; trailing: find the last non-space code point's end.
+  std::size_t begin = 0;
+  while (begin < s.size()) {
+    std::size_t i = begin;
+    if (!is_python_space(next_code_point(s, i))) break;
+    begin = i;
+  }
+  std::size_t end = begin, i = begin;
+  while (i < s.size()) {
+    const char32_t c = next_code_point(s, i);
+    if (!is_python_space(c)) end = i;
+  }
+  return s.substr(begin, end - begin);
+}
+
+std::optional<PyInt> parse_python_int(std::string_view utf8) {
+  const std::u32string cp = to_code_points(strip_python_whitespace(utf8));
+  std::size_t pos = 0;
+  PyInt result;
+  if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) result.negative = cp[pos++] == U'-';
+  std::string digits;
+  read_digits(cp, pos, digits);
+  if (digits.empty() || pos != cp.size()) return std::nullopt;
+  result.magnitude = BigUint::from_digits(digits);
+  if (result.magnitude.is_zero()) result.negative = false;
+  return result;
+}
+
+DecimalLookup parse_decimal_lookup(std::string_view utf8) {
+  const std::u32string cp = to_code_points(strip_python_whitespace(utf8));
+  std::size_t pos = 0;
+  bool negative = false;
+  if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) negative = cp[pos++] == U'-';
+  const std::u32string_view rest = std::u32string_view(cp).substr(pos);
+  // Decimal accepts these, and Django's DecimalField then rejects them as not finite.
+  if (equals_ignore_case(rest, "inf") || equals_ignore_case(rest, "infinity")) return {};
+  std::string int_part, frac_part, exp_digits;
+  read_digits(cp, pos, int_part);
+  if (pos < cp.size() && cp[pos] == U'.') {
+    ++pos;
+    read_digits(cp, pos, frac_part);
+  }
+  if (int_part.empty() && frac_part.empty()) return {};  // also NaN, sNaN: not finite
+  bool exp_negative = false;
+  if (pos < cp.size() && (cp[pos] == U'e' || cp[pos] == U'E')) {
+    ++pos;
+    if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) exp_negative = cp[pos++] == U'-';
+    read_digits(cp, pos, exp_digits);
+    if (exp_digits.empty()) return {};
+  }
+  if (pos != cp.size()) return {};
+
+  DecimalLookup out{true, false, std::nullopt};
+  // value = int_part.frac_part × 10^exp. Work out its integer part and whether a non-zero
+  // fraction was cut off, without building numbers longer than the checks below need.
+  std::string mantissa = int_part + frac_part;
+  if (BigUint::from_digits(mantissa).is_zero()) {
+    out.value = 0;
+    return out;
+  }
+  constexpr std::uint64_t kDigitCap = 128;  // far past the 51 digits of the 1e50 bound
+  const std::uint64_t e = BigUint::from_digits(exp_digits.empty() ? "0" : exp_digits).saturated();
+  const auto frac_len = static_cast<std::uint64_t>(frac_part.size());
+  bool cut_fraction = false;
+  std::string integer_digits;
+  if (!exp_negative && e >= frac_len) {
+    if (e - frac_len > kDigitCap) {
+      out.above_maximum = !negative;  // a huge magnitude: above the bound, or a negative no id has
+      return out;
+    }
+    integer_digits = mantissa + std::string(static_cast<std::size_t>(e - frac_len), '0');
+  } else {
+    const std::uint64_t drop = !exp_negative               ? frac_len - e
+                               : e > UINT64_MAX - frac_len ? UINT64_MAX
+                                                           : frac_len + e;
+    const std::size_t keep = drop >= mantissa.size() ? 0 : mantissa.size() - static_cast<std::size_t>(drop);
+    integer_digits = mantissa.substr(0, keep);
+    cut_fraction = mantissa.find_first_not_of('0', keep) != std::string::npos;
+  }
+  const BigUint magnitude = BigUint::from_digits(integer_digits.empty() ? "0" : integer_digits);
+  // MaxValueValidator(1e50) compares the Decimal with the float 1e50, exactly.
+  static const BigUint kMaximum = BigUint::from_digits("100000000000000007629769841091887003294964970946560");
+  if (!negative && (magnitude > kMaximum || (magnitude == kMaximum && cut_fraction))) {
+    out.above_maximum = true;
+    return out;
+  }
+  const std::uint64_t m = magnitude.saturated();
+  constexpr auto kMaxPositive = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (!negative && m <= kMaxPositive) out.value = static_cast<std::int64_t>(m);
+  if (negative && m <= kMaxPositive) out.value = -static_cast<std::int64_t>(m);
+  if (negative && m == kMaxPositive + 1) out.value = std::numeric_limits<std::int64_t>::min();
+  return out;
+}
+
+}  // namespace entimg::mock::detail

@@ -1,0 +1,164 @@
+// Routing and the Django layer around the view: host and scheme (reference §2.5), APPEND_SLASH
+// (§3.7), Django's HTML error pages, then the DRF view (list_view.cpp).
+#include "entimg/mock/service.hpp"
+
+#include <algorithm>
+#include <array>
+#include <regex>
+
+#include "entimg/common/url.hpp"
+#include "list_view.hpp"
+
+namespace entimg::mock {
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return (x >= 'A' && x <= 'Z' ? x - 'A' + 'a' : x) == (y >= 'A' && y <= 'Z' ? y - 'A' + 'a' : y);
+  });
+}
+
+// django.views.defaults.ERROR_PAGE_TEMPLATE, as rendered without a 404.html / 400.html template.
+std::string django_error_page(std::string_view title, std::string_view details) {
+  std::string page = "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>";
+  page.append(title).append("</title>\n</head>\n<body>\n  <h1>").append(title).append("</h1><p>");
+  page.append(details).append("</p>\n</body>\n</html>\n");
+  return page;
+}
+
+HttpResponse html_page(int status, std::string body) {
+  return HttpResponse{status, "text/html", {}, std::move(body)};
+}
+
+// HttpRequest.get_host() with USE_X_FORWARDED_HOST and ALLOWED_HOSTS=['*']: nullopt when
+// Django would raise DisallowedHost (an answer of 400).
+std::optional<std::string> request_host(const HttpRequest& request) {
+  std::optional<std::string> host = request.header("X-Forwarded-Host");
+  if (!host) host = request.header("Host");
+  if (!host) return request.server_authority;
+  std::string lowered = *host;
+  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
+  static const std::regex kHostPattern(R"(^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:\d+)?$)");
+  if (!std::regex_match(lowered, kHostPattern)) return std::nullopt;
+  std::string domain = lowered;
+  if (domain.back() != ']')
+    domain = domain.substr(0, domain.rfind(':') == std::string::npos ? domain.size() : domain.rfind(':'));
+  if (!domain.empty() && domain.back() == '.') domain.pop_back();
+  if (domain.empty()) return std::nullopt;
+  return host;
+}
+
+// Django's escape_uri_path: quote(path, safe="/:@&+$,-_.!~*'()").
+std::string escape_uri_path(std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  static constexpr std::string_view kSafe = "/:@&+$,-_.!~*'()";
+  std::string out;
+  for (const char ch : path) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+        kSafe.find(ch) != kSafe.npos) {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+// WSGI servers hand Django the query string as latin-1 text; a raw byte >= 0x80 therefore reaches
+// parse_qs as the code point U+00XX (iri_to_uri and unquote keep it), while %XX escapes are bytes.
+std::string wsgi_query_as_uri(std::string_view raw) {
+  std::string out;
+  for (const char ch : raw) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x80) {
+      out.push_back(ch);
+    } else {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      const std::array<unsigned char, 2> utf8 = {static_cast<unsigned char>(0xC0 | (c >> 6)),
+                                                 static_cast<unsigned char>(0x80 | (c & 0x3F))};
+      for (const unsigned char b : utf8)
+        out.append({'%', kHex[b >> 4], kHex[b & 15]});
+    }
+  }
+  return out;
+}
+
+enum class Route { List, ListWithSuffix, None };
+
+struct Resolved {
+  Route route = Route::None;
+  std::string format_suffix;
+};
+
+constexpr std::string_view kListPath = "/edw/api/entities-images/";
+
+// DRF's DefaultRouter list route and its format-suffix twin: ^entities-images\.(?P<format>[a-z0-9]+)/?$
+Resolved resolve(std::string_view path) {
+  if (path == kListPath) return {Route::List, {}};
+  constexpr std::string_view kSuffixed = "/edw/api/entities-images.";
+  if (path.starts_with(kSuffixed)) {
+    std::string_view fmt = path.substr(kSuffixed.size());
+    if (fmt.ends_with('/')) fmt.remove_suffix(1);
+    if (!fmt.empty() && std::all_of(fmt.begin(), fmt.end(),
+                                    [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }))
+      return {Route::ListWithSuffix, std::string(fmt)};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::optional<std::string> HttpRequest::header(std::string_view name) const {
+  std::optional<std::string> value;
+  for (const auto& [k, v] : headers) {
+    if (!iequals(k, name)) continue;
+    const auto b = v.find_first_not_of(" \t"), e = v.find_last_not_of(" \t");
+    const std::string stripped = b == std::string::npos ? "" : v.substr(b, e - b + 1);
+    value = value ? *value + "," + stripped : stripped;
+  }
+  return value;
+}
+
+Service::Service(std::shared_ptr<const Dataset> dataset) : dataset_(std::move(dataset)) {}
+
+HttpResponse Service::handle(const HttpRequest& request) const {
+  const std::string_view target = request.target;
+  const std::size_t q = target.find('?');
+  const std::string path = common::percent_decode(target.substr(0, q), false);
+  const std::string_view raw_query = q == std::string_view::npos ? std::string_view{} : target.substr(q + 1);
+
+  // CommonMiddleware asks for the host first, on every path.
+  const std::optional<std::string> host = request_host(request);
+  if (!host) return html_page(400, django_error_page("Bad Request (400)", ""));
+
+  const Resolved resolved = resolve(path);
+  if (resolved.route == Route::None) {
+    if (!path.ends_with('/') && resolve(path + "/").route != Route::None) {
+      HttpResponse redirect{301, "text/html; charset=utf-8", {}, {}};
+      std::string location = escape_uri_path(path) + "/";
+      if (!raw_query.empty()) location += "?" + wsgi_query_as_uri(raw_query);
+      redirect.headers.emplace_back("Location", std::move(location));
+      return redirect;
+    }
+    return html_page(404,
+                     django_error_page("Not Found", "The requested resource was not found on this server."));
+  }
+
+  detail::ViewRequest view;
+  view.method = request.method;
+  view.accept = request.header("Accept");
+  view.format_suffix = resolved.format_suffix;
+  const std::string query = wsgi_query_as_uri(raw_query);
+  view.params = common::parse_query(query);
+  const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
+  view.origin = scheme + "://" + *host;
+  view.url.origin_and_path = view.origin + escape_uri_path(path);
+  view.url.params = view.params;
+  return detail::list_view(*dataset_, view);
+}
+
+}  // namespace entimg::mock

@@ -1,0 +1,73 @@
+#include "entimg/mock/server.hpp"
+
+#include <httplib.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace entimg::mock;
+
+namespace {
+// A mock on an ephemeral loopback port, stopped when the test ends.
+struct RunningMock {
+  MockServer server{std::make_shared<Service>(make_generated_dataset(1000, 1)),
+                    ServerOptions{"127.0.0.1", 0, 8}};
+  RunningMock() {
+    server.bind();
+    server.start();
+  }
+};
+}  // namespace
+
+TEST_CASE("the server answers GET and HEAD with the same headers, HEAD without a body", "[server]") {
+  RunningMock mock;
+  REQUIRE(mock.server.port() > 0);
+  httplib::Client client("127.0.0.1", mock.server.port());
+  const auto get = client.Get("/edw/api/entities-images/?offset=24");
+  REQUIRE(get);
+  CHECK(get->status == 200);
+  CHECK(get->get_header_value("Content-Type") == "application/json");
+  CHECK(get->get_header_value("Allow") == "GET, POST, HEAD, OPTIONS");
+  CHECK(get->get_header_value("Vary") == "Accept");
+  CHECK(get->get_header_value("Content-Length") == std::to_string(get->body.size()));
+  const auto page = nlohmann::json::parse(get->body);
+  CHECK(page["next"] == "http://127.0.0.1:" + std::to_string(mock.server.port()) +
+                            "/edw/api/entities-images/?limit=12&offset=36");
+  const auto head = client.Head("/edw/api/entities-images/?offset=24");
+  REQUIRE(head);
+  CHECK(head->status == 200);
+  CHECK(head->body.empty());
+  CHECK(head->get_header_value("Content-Length") == get->get_header_value("Content-Length"));
+  CHECK(head->get_header_value("Content-Type") == "application/json");
+}
+
+TEST_CASE("one keep-alive connection serves many requests", "[server]") {
+  RunningMock mock;
+  httplib::Client client("127.0.0.1", mock.server.port());
+  client.set_keep_alive(true);
+  for (int i = 0; i < 50; ++i) {
+    const auto r = client.Get("/edw/api/entities-images/?offset=" + std::to_string(i));
+    REQUIRE(r);
+    REQUIRE(r->status == 200);
+    // cpp-httplib's default would close after 5 requests ("Connection: close").
+    CHECK(r->get_header_value("Connection") != "close");
+  }
+}
+
+TEST_CASE("the server stops and frees its port", "[server]") {
+  int port = 0;
+  {
+    RunningMock mock;
+    port = mock.server.port();
+  }
+  httplib::Client client("127.0.0.1", port);
+  client.set_connection_timeout(1);
+  CHECK_FALSE(client.Get("/edw/api/entities-images/"));
+}
+
+TEST_CASE("binding a port in use is a clear error", "[server]") {
+  RunningMock mock;
+  MockServer second(std::make_shared<Service>(make_generated_dataset(1, 1)),
+                    ServerOptions{"127.0.0.1", mock.server.port(), 2});
+  CHECK_THROWS_WITH(second.bind(), Catch::Contains("cannot listen on 127.0.0.1:"));
+}
