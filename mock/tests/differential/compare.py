@@ -1,0 +1,192 @@
+"""Compares one DRF answer with one mock answer and describes every difference so a person can act on it."""
+
+import json
+import re
+
+PLACEHOLDER = b"{HOST}"
+COMPARED_HEADERS = ("Content-Type", "Allow", "Vary", "Location")
+CONTEXT_BYTES = 60
+# The browsable API embeds a fresh CSRF token in every page; it can never be equal, so it is masked.
+CSRF_TOKEN = re.compile(rb'(csrfToken: ")[A-Za-z0-9]*(")')
+
+
+def normalise(data, host):
+    """Replaces the server's own `127.0.0.1:PORT` so two servers on different ports can be compared."""
+    return CSRF_TOKEN.sub(rb"\1{CSRF}\2", data.replace(host.encode("ascii"), PLACEHOLDER))
+
+
+def _show(data):
+    """Bytes as «text»: printable characters as they are, others as ⟨U+XXXX⟩, invalid UTF-8 bytes as ⟨xHH⟩."""
+    out = []
+    for char in data.decode("utf-8", "surrogateescape"):
+        if 0xDC80 <= ord(char) <= 0xDCFF:
+            out.append(f"⟨x{ord(char) - 0xDC00:02X}⟩")
+        elif char.isprintable() and char not in "«»⟨⟩":
+            out.append(char)
+        else:
+            out.append(f"⟨U+{ord(char):04X}⟩")
+    return "«" + "".join(out) + "»"
+
+
+def _char_start(data, offset):
+    while 0 < offset < len(data) and 0x80 <= data[offset] < 0xC0:
+        offset -= 1
+    return offset
+
+
+def first_difference(a, b):
+    limit = min(len(a), len(b))
+    for offset in range(limit):
+        if a[offset] != b[offset]:
+            return offset
+    return limit if len(a) != len(b) else None
+
+
+def _json_path_difference(a, b, path=""):
+    """First differing JSON pointer (key order counts), or None."""
+    if isinstance(a, list) and isinstance(b, list) and a and b and all(isinstance(x, tuple) for x in a + b):
+        for (key_a, val_a), (key_b, val_b) in zip(a, b):
+            if key_a != key_b:
+                return f"{path}: key {key_a!r} in DRF where the mock has {key_b!r}"
+            found = _json_path_difference(val_a, val_b, f"{path}/{key_a}")
+            if found:
+                return found
+        if len(a) != len(b):
+            return f"{path}: DRF has keys {[k for k, _ in a]}, mock has {[k for k, _ in b]}"
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for index, (val_a, val_b) in enumerate(zip(a, b)):
+            found = _json_path_difference(val_a, val_b, f"{path}/{index}")
+            if found:
+                return found
+        if len(a) != len(b):
+            return f"{path}: DRF has {len(a)} items, mock has {len(b)}"
+        return None
+    if type(a) is not type(b) or a != b:
+        return f"{path or '/'}: DRF {json.dumps(a, ensure_ascii=True)} vs mock {json.dumps(b, ensure_ascii=True)}"
+    return None
+
+
+def _pairs(items):
+    return [tuple(item) for item in items]
+
+
+def describe_body_difference(drf_body, mock_body):
+    offset = first_difference(drf_body, mock_body)
+    if offset is None:
+        return None
+    start = _char_start(drf_body, max(0, offset - CONTEXT_BYTES))
+    lines = [f"body differs at byte {offset} (after host normalisation; DRF {len(drf_body)} bytes, "
+             f"mock {len(mock_body)} bytes); context from byte {start}, '▶' marks the first difference:"]
+    for label, body in (("DRF ", drf_body), ("mock", mock_body)):
+        before = body[start:offset]
+        after = body[offset:offset + CONTEXT_BYTES]
+        lines.append(f"    {label}: {_show(before)} ▶ {_show(after)}")
+    try:
+        drf_json = json.loads(drf_body, object_pairs_hook=_pairs)
+        mock_json = json.loads(mock_body, object_pairs_hook=_pairs)
+    except ValueError:
+        if _parses(drf_body):
+            lines.append("    JSON: the DRF body is JSON, the mock's is not")
+    else:
+        where = _json_path_difference(drf_json, mock_json)
+        lines.append(f"    JSON: first difference at {where}" if where else
+                     "    JSON: both parse to the same value; only the encoding differs")
+    return "\n".join(lines)
+
+
+def _parses(body):
+    try:
+        json.loads(body)
+        return True
+    except ValueError:
+        return False
+
+
+def _content_length(response):
+    """The Content-Length value, or None if absent, not a number or repeated with different values."""
+    values = set(response.header("Content-Length"))
+    return int(values.pop()) if len(values) == 1 and next(iter(values)).isdigit() else None
+
+
+def compare(drf, mock, drf_host, mock_host, head=None):
+    """Returns a list of difference descriptions (empty when the answers agree).
+
+    `head` is None for a GET-like request; for HEAD it is (drf_get, mock_get, mock_body_must_be_empty): the answers
+    to the same request as GET, used to check Content-Length.
+    """
+    for label, response in (("DRF", drf), ("mock", mock)):
+        if response.error:
+            return [f"{label} exchange failed: {response.error}"]
+    problems = _repeated_headers(drf, mock)
+    if drf.status_line.split(" ", 1)[1:] != mock.status_line.split(" ", 1)[1:]:
+        problems.append(f"status: DRF {drf.status_line!r} vs mock {mock.status_line!r}")
+    for name in COMPARED_HEADERS:
+        drf_values = [normalise(v.encode("latin-1"), drf_host) for v in drf.header(name)]
+        mock_values = [normalise(v.encode("latin-1"), mock_host) for v in mock.header(name)]
+        if drf_values != mock_values:
+            show = lambda values: " | ".join(_show(v) for v in values) if values else "(absent)"
+            problems.append(f"header {name}: DRF {show(drf_values)} vs mock {show(mock_values)}")
+    if head is None:
+        problems += _check_length_matches_body("mock", mock)
+        problems += _check_length_matches_body("DRF", drf)
+        body_problem = describe_body_difference(normalise(drf.body, drf_host), normalise(mock.body, mock_host))
+        if body_problem:
+            problems.append(body_problem)
+    else:
+        problems += _compare_head(drf, mock, drf_host, mock_host, *head)
+    return problems
+
+
+def _repeated_headers(drf, mock):
+    """A header the mock repeats where DRF sends it once or not at all (e.g. two Content-Length lines)."""
+    problems = []
+    for name in dict.fromkeys(key.lower() for key, _ in mock.headers):
+        times = len(mock.header(name))
+        if times > 1 and times > len(drf.header(name)):
+            wire_name = next(key for key, _ in mock.headers if key.lower() == name)
+            problems.append(f"header {wire_name} repeated: the mock sends it {times} times "
+                            f"({' | '.join(mock.header(name))}), DRF {len(drf.header(name))} time(s)")
+    return problems
+
+
+HOP_HEADERS = {"date", "server", "connection", "keep-alive"}
+
+
+def one_sided_headers(drf, mock):
+    """Header names (lowercase) only the DRF side / only the mock sends, ignoring per-server ones like Date."""
+    drf_names = {key.lower() for key, _ in drf.headers} - HOP_HEADERS
+    mock_names = {key.lower() for key, _ in mock.headers} - HOP_HEADERS
+    return sorted(drf_names - mock_names), sorted(mock_names - drf_names)
+
+
+def _check_length_matches_body(label, response):
+    length = _content_length(response)
+    if length is not None and length != len(response.body):
+        return [f"{label} Content-Length {length} but {len(response.body)} body bytes"]
+    return []
+
+
+def _normalised_length(response, get_response, host):
+    """Content-Length as it would be with every `127.0.0.1:PORT` of the GET body replaced by the placeholder."""
+    length = _content_length(response)
+    if length is None:
+        return None
+    occurrences = get_response.body.count(host.encode("ascii"))
+    return length + occurrences * (len(PLACEHOLDER) - len(host))
+
+
+def _compare_head(drf, mock, drf_host, mock_host, drf_get, mock_get, mock_body_must_be_empty):
+    problems = []
+    drf_length = _normalised_length(drf, drf_get, drf_host)
+    mock_length = _normalised_length(mock, mock_get, mock_host)
+    # Without a DRF Content-Length (Django's 400 for a bad Host has none) there is nothing to compare against.
+    if drf_length is not None and drf_length != mock_length:
+        problems.append(f"header Content-Length (host-normalised): DRF {drf_length} vs mock {mock_length} "
+                        f"(raw: DRF {drf.header('Content-Length')} vs mock {mock.header('Content-Length')})")
+    own_length = _content_length(mock)
+    if own_length is not None and not mock_get.error and own_length != len(mock_get.body):
+        problems.append(f"mock HEAD Content-Length {own_length} but its GET body has {len(mock_get.body)} bytes")
+    if mock_body_must_be_empty and mock.body:
+        problems.append(f"mock sent {len(mock.body)} body bytes after HEAD (must be none): {_show(mock.body[:80])}")
+    return problems

@@ -1,0 +1,66 @@
+"""Settings of the stand-in for django-edw's project (drf-behaviour.md §1.5, with the brief's overrides)."""
+
+import tempfile
+
+SECRET_KEY = "differential-test-only"
+DEBUG = False
+ALLOWED_HOSTS = ["*"]
+
+# Only CommonMiddleware (APPEND_SLASH, Content-Length): no Session/Locale middleware, so Vary stays "Accept".
+MIDDLEWARE = ["django.middleware.common.CommonMiddleware"]
+APPEND_SLASH = True
+
+# Links and image URLs take host and scheme from the proxy headers, as in edw's sample settings.
+USE_X_FORWARDED_HOST = True
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LANGUAGE_CODE = "en-us"
+USE_I18N = True
+USE_TZ = False
+
+INSTALLED_APPS = [
+    "django.contrib.contenttypes",
+    "django.contrib.auth",  # AnonymousUser and BasicAuthentication need it
+    "django.contrib.staticfiles",  # templates of the browsable API use {% static %}
+    "rest_framework",
+    "django_filters",
+    "edwsim",
+]
+
+ROOT_URLCONF = "edwsim.urls"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "APP_DIRS": True,
+        "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+    }
+]
+STATIC_URL = "/static/"
+
+# One in-memory database: the server is single-threaded, so every request uses the connection that loaded it.
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
+
+MEDIA_URL = "/media/"
+MEDIA_ROOT = tempfile.gettempdir()  # never read: only FileSystemStorage.url() is used
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": (
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ),
+    "DEFAULT_FILTER_BACKENDS": ("django_filters.rest_framework.DjangoFilterBackend",),
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 12,
+}
+
+# Tracebacks of 500s go to stderr so a failing run shows why; request lines are not logged.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        "django.security": {"handlers": [], "propagate": False},
+    },
+}

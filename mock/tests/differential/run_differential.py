@@ -1,0 +1,347 @@
+#!/usr/bin/python3
+"""Differential test: the C++ mock of GET /edw/api/entities-images/ must answer like real DRF, byte for byte.
+
+Starts the DRF stand-in (serve_drf.py: Django 3.2 + DRF 3.14 + django-filter 23.1, Debian's, so run this with
+/usr/bin/python3) and the mock on the same dataset, sends both the same raw HTTP/1.1 requests and compares status,
+Content-Type, Allow, Vary, Location and the body bytes (each server's own 127.0.0.1:PORT replaced by {HOST}).
+HEAD answers are compared by headers, Content-Length included; the mock must send no body after HEAD.
+
+Usage: /usr/bin/python3 run_differential.py --mock BINARY --dataset FILE [--enable GROUP]... [--only GROUP]...
+See docs/differential-test.md.
+"""
+
+import argparse
+import os
+import signal
+import sys
+import time
+
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+
+from compare import compare, one_sided_headers  # noqa: E402
+from rawhttp import build_request, exchange  # noqa: E402
+from servers import Server  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+P = "/edw/api/entities-images/"
+NO_SLASH = "/edw/api/entities-images"
+
+# Request groups: (enabled by default, why not). Switch one on for a run with --enable GROUP.
+GROUPS = {
+    "pages":          (True, ""),
+    "limit":          (True, ""),
+    "offset":         (True, ""),
+    "repeated":       (True, ""),
+    "params":         (True, ""),
+    "host":           (True, ""),
+    "entity":         (True, ""),
+    "head":           (True, ""),
+    "format":         (True, ""),
+    "accept":         (True, ""),
+    "browsable-api":  (False, "HTML pages of the browsable API: the mock answers 406 for them"),
+    "trailing-slash": (True, ""),
+    "format-suffix":  (True, ""),
+    "options":        (True, ""),
+    "unsafe-methods": (True, ""),
+    "auth":           (False, "the mock ignores Authorization; DRF answers 403 to bad Basic credentials (reference 1.4)"),
+    "paths":          (True, ""),
+    "other-routes":   (False, "API root and detail routes: the mock serves only the list"),
+    # Not a choice of the mock: Debian 12's cpp-httplib 0.11.4 drops a header line whose value is
+    # empty while it parses the request, so "Accept:" reaches the mock as no Accept at all.
+    "empty-header-values": (False, "cpp-httplib 0.11.4 drops empty header values before the mock sees them"),
+}
+
+# Left out on purpose: limit values above 2**63 (e.g. 99999999999999999999) make DRF on SQLite answer 500
+# (OverflowError while slicing); the real database's answer is unknown, so there is nothing faithful to compare.
+# So are paths starting with "//": Python's http.server collapses the slashes before Django sees them, which is
+# the front server's business, not DRF's.
+#
+#  group             name                           method     target (as sent on the wire)                 extra header lines
+REQUESTS = [
+    ("pages",          "first page",                  "GET",     P,                                          ()),
+    ("pages",          "second page",                 "GET",     P + "?offset=12",                           ()),
+    ("pages",          "middle page",                 "GET",     P + "?limit=12&offset=24",                  ()),
+    ("pages",          "page before last",            "GET",     P + "?offset=48",                           ()),
+    ("pages",          "last page (partial)",         "GET",     P + "?offset=60",                           ()),
+    ("pages",          "last page ends at count",     "GET",     P + "?limit=2&offset=60",                   ()),
+    ("pages",          "overflow page",               "GET",     P + "?offset=72",                           ()),
+    ("pages",          "previous drops offset",       "GET",     P + "?offset=5",                            ()),
+    ("pages",          "previous at offset=limit",    "GET",     P + "?offset=12&limit=12",                  ()),
+    ("pages",          "unaligned offset",            "GET",     P + "?offset=10",                           ()),
+    ("pages",          "limit 1",                     "GET",     P + "?limit=1",                             ()),
+    ("pages",          "limit 5 offset 57",           "GET",     P + "?limit=5&offset=57",                   ()),
+    ("pages",          "limit count-1",               "GET",     P + "?limit=61",                            ()),
+    ("pages",          "limit count",                 "GET",     P + "?limit=62",                            ()),
+    ("pages",          "empty query string",          "GET",     P + "?",                                    ()),
+    ("limit",          "blank",                       "GET",     P + "?limit=",                              ()),
+    ("limit",          "0",                           "GET",     P + "?limit=0",                             ()),
+    ("limit",          "-0",                          "GET",     P + "?limit=-0",                            ()),
+    ("limit",          "-1",                          "GET",     P + "?limit=-1",                            ()),
+    ("limit",          "abc",                         "GET",     P + "?limit=abc",                           ()),
+    ("limit",          "1.5",                         "GET",     P + "?limit=1.5",                           ()),
+    ("limit",          "1e1",                         "GET",     P + "?limit=1e1",                           ()),
+    ("limit",          "0x10",                        "GET",     P + "?limit=0x10",                          ()),
+    ("limit",          "+3",                          "GET",     P + "?limit=+3",                            ()),
+    ("limit",          "%2B3",                        "GET",     P + "?limit=%2B3",                          ()),
+    ("limit",          "%201%20",                     "GET",     P + "?limit=%201%20",                       ()),
+    ("limit",          "tab 3",                       "GET",     P + "?limit=%093",                          ()),
+    ("limit",          "00003",                       "GET",     P + "?limit=00003",                         ()),
+    ("limit",          "1_2",                         "GET",     P + "?limit=1_2",                           ()),
+    ("limit",          "1_1",                         "GET",     P + "?limit=1_1",                           ()),
+    ("limit",          "3 NUL",                       "GET",     P + "?limit=3%00",                          ()),
+    ("limit",          "fullwidth 2",                 "GET",     P + "?limit=%EF%BC%92",                     ()),
+    ("limit",          "Arabic-Indic 2",              "GET",     P + "?limit=%D9%A2",                        ()),
+    ("limit",          "1000",                        "GET",     P + "?limit=1000",                          ()),
+    ("limit",          "2**62",                       "GET",     P + "?limit=4611686018427387904",           ()),
+    ("limit",          "2**62 with offset",           "GET",     P + "?limit=4611686018427387904&offset=3",  ()),
+    ("offset",         "blank",                       "GET",     P + "?offset=",                             ()),
+    ("offset",         "-3",                          "GET",     P + "?offset=-3",                           ()),
+    ("offset",         "abc",                         "GET",     P + "?offset=abc",                          ()),
+    ("offset",         "1.5",                         "GET",     P + "?offset=1.5",                          ()),
+    ("offset",         "+5",                          "GET",     P + "?offset=+5",                           ()),
+    ("offset",         "fullwidth 5",                 "GET",     P + "?offset=%EF%BC%95",                    ()),
+    ("offset",         "= count",                     "GET",     P + "?offset=62",                           ()),
+    ("offset",         "> count",                     "GET",     P + "?offset=100",                          ()),
+    ("offset",         "offset + limit = 2**63",      "GET",     P + "?limit=4611686018427387904&offset=4611686018427387904", ()),
+    ("offset",         "1e20-1",                      "GET",     P + "?offset=99999999999999999999",         ()),
+    ("repeated",       "limit=5&limit=",              "GET",     P + "?limit=5&limit=",                      ()),
+    ("repeated",       "limit=&limit=5",              "GET",     P + "?limit=&limit=5",                      ()),
+    ("repeated",       "limit=2&limit=3",             "GET",     P + "?limit=2&limit=3",                     ()),
+    ("repeated",       "limit split by offset",       "GET",     P + "?limit=2&offset=4&limit=3",            ()),
+    ("repeated",       "offset=3&offset=",            "GET",     P + "?offset=3&offset=",                    ()),
+    ("repeated",       "offset=&offset=3",            "GET",     P + "?offset=&offset=3",                    ()),
+    ("params",         "reference 2.4 example",       "GET",     P + "?zeta=1&alpha=%20x&alpha=y&offset=4&limit=2&k*=a~b*c:d&%D0%AF=1", ()),
+    ("params",         "sorted, repeated, non-ASCII", "GET",     P + "?zeta=1&alpha=%20x&alpha=y&k*=a~b*c:d&%D0%AF=1", ()),
+    ("params",         "bare key",                    "GET",     P + "?flag",                                ()),
+    ("params",         "bare key with limit",         "GET",     P + "?flag&limit=2",                        ()),
+    ("params",         "semicolon",                   "GET",     P + "?x=a;y=b",                             ()),
+    ("params",         "invalid UTF-8 %ff",           "GET",     P + "?%ff",                                 ()),
+    ("params",         "invalid escape %zz",          "GET",     P + "?q=%zz&r=%4",                          ()),
+    ("params",         "empty key",                   "GET",     P + "?=v",                                  ()),
+    ("params",         "empty pairs",                 "GET",     P + "?a=1&&b=2&",                           ()),
+    ("params",         "plus means space",            "GET",     P + "?a+b=c+d&e=%2B",                       ()),
+    ("params",         "reserved characters",         "GET",     P + "?q=a%2Fb%2Cc&r=%7E%21%27%28%29%2A",    ()),
+    ("params",         "U+2028 and NUL in value",     "GET",     P + "?q=%E2%80%A8&z=%00",                   ()),
+    ("params",         "key sort order",              "GET",     P + "?b=1&B=1&_=1&~=1&%41=2&%C3%A9=1",      ()),
+    ("params",         "blank extra param",           "GET",     P + "?zeta=&limit=3",                       ()),
+    ("host",           "X-Forwarded-Host",            "GET",     P + "?limit=2",                             ("X-Forwarded-Host: example.org",)),
+    ("host",           "X-Forwarded-Host with port",  "GET",     P + "?limit=2",                             ("X-Forwarded-Host: example.org:8443", "X-Forwarded-Proto: https")),
+    ("host",           "X-Forwarded-Proto https",     "GET",     P + "?limit=2",                             ("X-Forwarded-Proto: https",)),
+    ("host",           "X-Forwarded-Proto HTTPS",     "GET",     P + "?limit=2",                             ("X-Forwarded-Proto: HTTPS",)),
+    ("host",           "X-Forwarded-Proto https,http", "GET",    P + "?limit=2",                             ("X-Forwarded-Proto: https,http",)),
+    ("host",           "Host with port",              "GET",     P + "?limit=2",                             ("Host: example.org:8080",)),
+    ("host",           "Host mixed case",             "GET",     P + "?limit=2",                             ("Host: Example.ORG",)),
+    ("host",           "Host IPv6",                   "GET",     P + "?limit=2",                             ("Host: [::1]:8080",)),
+    ("host",           "X-Forwarded-Host list",       "GET",     P + "?limit=2",                             ("X-Forwarded-Host: a.org,b.org",)),
+    ("empty-header-values", "X-Forwarded-Host blank",      "GET",     P + "?limit=2",                             ("X-Forwarded-Host: ",)),
+    ("host",           "Host with underscore",        "GET",     P + "?limit=2",                             ("Host: a_b.org",)),
+    ("host",           "Host with bad port",          "GET",     P + "?limit=2",                             ("Host: example.org:abc",)),
+    ("entity",         "valid",                       "GET",     P + "?entity=7",                            ()),
+    ("entity",         "valid, paged",                "GET",     P + "?entity=7&limit=2&offset=2",           ()),
+    ("entity",         "unknown",                     "GET",     P + "?entity=999",                          ()),
+    ("entity",         "unknown, offset 24",          "GET",     P + "?entity=999&offset=24",                ()),
+    ("entity",         "abc",                         "GET",     P + "?entity=abc",                          ()),
+    ("entity",         "1.0",                         "GET",     P + "?entity=1.0",                          ()),
+    ("entity",         "1.5",                         "GET",     P + "?entity=1.5",                          ()),
+    ("entity",         "1e1",                         "GET",     P + "?entity=1e1",                          ()),
+    ("entity",         "spaces",                      "GET",     P + "?entity=%203%20",                      ()),
+    ("entity",         "-1",                          "GET",     P + "?entity=-1",                           ()),
+    ("entity",         "NaN",                         "GET",     P + "?entity=NaN",                          ()),
+    ("entity",         "1e51",                        "GET",     P + "?entity=1e51",                         ()),
+    ("entity",         "blank",                       "GET",     P + "?entity=",                             ()),
+    ("entity",         "repeated",                    "GET",     P + "?entity=3&entity=7",                   ()),
+    ("entity",         "repeated, last blank",        "GET",     P + "?entity=3&entity=",                    ()),
+    ("entity",         "repeated, first blank",       "GET",     P + "?entity=&entity=3",                    ()),
+    ("head",           "first page",                  "HEAD",    P,                                          ()),
+    ("head",           "paged",                       "HEAD",    P + "?limit=2&offset=4",                    ()),
+    ("head",           "forwarded host",              "HEAD",    P + "?limit=2",                             ("X-Forwarded-Host: example.org",)),
+    ("head",           "format=xml 404",              "HEAD",    P + "?format=xml",                          ()),
+    ("head",           "entity=abc 400",              "HEAD",    P + "?entity=abc",                          ()),
+    ("head",           "Accept xml 406",              "HEAD",    P,                                          ("Accept: application/xml",)),
+    ("format",         "json",                        "GET",     P + "?format=json",                         ()),
+    ("format",         "json, paged",                 "GET",     P + "?format=json&limit=2&offset=2",        ()),
+    ("format",         "xml",                         "GET",     P + "?format=xml",                          ()),
+    ("format",         "JSON",                        "GET",     P + "?format=JSON",                         ()),
+    ("format",         "blank",                       "GET",     P + "?format=",                             ()),
+    ("format",         "space json",                  "GET",     P + "?format=%20json",                      ()),
+    ("format",         "json then blank",             "GET",     P + "?format=json&format=",                 ()),
+    ("format",         "blank then json",             "GET",     P + "?format=&format=json",                 ()),
+    ("format",         "xml then json",               "GET",     P + "?format=xml&format=json",              ()),
+    ("format",         "json then xml",               "GET",     P + "?format=json&format=xml",              ()),
+    ("format",         "api then json",               "GET",     P + "?format=api&format=json",              ()),
+    ("accept",         "application/json",            "GET",     P,                                          ("Accept: application/json",)),
+    ("accept",         "APPLICATION/JSON",            "GET",     P,                                          ("Accept: APPLICATION/JSON",)),
+    ("accept",         "application/json charset",    "GET",     P,                                          ("Accept: application/json; charset=utf-8",)),
+    ("accept",         "*/*",                         "GET",     P,                                          ("Accept: */*",)),
+    ("accept",         "application/*",               "GET",     P,                                          ("Accept: application/*",)),
+    ("accept",         "application/xml",             "GET",     P,                                          ("Accept: application/xml",)),
+    ("accept",         "application/xhtml+xml",       "GET",     P,                                          ("Accept: application/xhtml+xml",)),
+    ("accept",         "text/plain",                  "GET",     P,                                          ("Accept: text/plain",)),
+    ("empty-header-values", "Accept empty",               "GET",     P,                                          ("Accept: ",)),
+    ("accept",         "html then json",              "GET",     P,                                          ("Accept: text/html, application/json",)),
+    ("accept",         "q-values ignored",            "GET",     P,                                          ("Accept: application/json;q=0.1, text/html;q=0.9",)),
+    ("accept",         "two Accept lines",            "GET",     P,                                          ("Accept: application/xml", "Accept: application/json")),
+    ("accept",         "format=json + text/html",     "GET",     P + "?format=json",                         ("Accept: text/html",)),
+    ("accept",         "format=api + json",           "GET",     P + "?format=api",                          ("Accept: application/json",)),
+    ("accept",         "indent=4",                    "GET",     P + "?limit=2",                             ("Accept: application/json; indent=4",)),
+    ("accept",         "indent=0",                    "GET",     P + "?limit=2",                             ("Accept: application/json; indent=0",)),
+    ("accept",         "indent=9 clamps to 8",        "GET",     P + "?limit=1",                             ("Accept: application/json; indent=9",)),
+    ("accept",         "indent=-1",                   "GET",     P + "?limit=1",                             ("Accept: application/json; indent=-1",)),
+    ("accept",         "indent=abc",                  "GET",     P + "?limit=1",                             ("Accept: application/json; indent=abc",)),
+    ("accept",         "indent on 404",               "GET",     P + "?format=xml",                          ("Accept: application/json; indent=2",)),
+    ("browsable-api",  "format=api",                  "GET",     P + "?format=api",                          ()),
+    ("browsable-api",  "format=api, paged",           "GET",     P + "?format=api&limit=2&offset=4",         ()),
+    ("browsable-api",  "Accept text/html",            "GET",     P,                                          ("Accept: text/html",)),
+    ("browsable-api",  "Accept text/*",               "GET",     P,                                          ("Accept: text/*",)),
+    ("browsable-api",  "Accept html;q=0.9, */*",      "GET",     P,                                          ("Accept: text/html;q=0.9, */*",)),
+    ("paths",          "unknown path",                "GET",     "/edw/api/nope/",                           ()),
+    ("paths",          "root",                        "GET",     "/",                                        ()),
+    ("paths",          "upper case",                  "GET",     "/EDW/api/entities-images/",                ()),
+    ("paths",          "percent-encoded hyphen",      "GET",     "/edw/api/entities%2Dimages/?limit=1",      ()),
+    ("paths",          "percent-encoded letters",     "GET",     "/edw/api/%65ntities-images/?limit=1",      ()),
+    ("paths",          "encoded slash",               "GET",     "/edw/api/entities-images%2F?limit=1",      ()),
+    ("paths",          "media path",                  "GET",     "/media/filer_public/x.jpg",                ()),
+    ("trailing-slash", "no slash",                    "GET",     NO_SLASH,                                   ()),
+    ("trailing-slash", "no slash, query kept",        "GET",     NO_SLASH + "?limit=1",                      ()),
+    ("trailing-slash", "no slash, odd query",         "GET",     NO_SLASH + "?zeta=1&%D0%AF=%20x&k*=a:b",    ()),
+    ("trailing-slash", "no slash, encoded path",      "GET",     "/edw/api/entities%2Dimages?limit=1",       ()),
+    ("trailing-slash", "no slash, HEAD",              "HEAD",    NO_SLASH + "?limit=1",                      ()),
+    ("trailing-slash", "no slash, POST",              "POST",    NO_SLASH,                                   ("Content-Length: 0",)),
+    ("format-suffix",  ".json",                       "GET",     NO_SLASH + ".json",                         ()),
+    ("format-suffix",  ".json paged",                 "GET",     NO_SLASH + ".json?limit=1&offset=1",        ()),
+    ("format-suffix",  ".json/",                      "GET",     NO_SLASH + ".json/",                        ()),
+    ("format-suffix",  ".json?format=xml",            "GET",     NO_SLASH + ".json?format=xml",              ()),
+    ("format-suffix",  ".xml",                        "GET",     NO_SLASH + ".xml",                          ()),
+    ("format-suffix",  ".JSON",                       "GET",     NO_SLASH + ".JSON",                         ()),
+    ("options",        "OPTIONS",                     "OPTIONS", P,                                          ()),
+    ("options",        "OPTIONS with query",          "OPTIONS", P + "?limit=1&format=json",                 ()),
+    ("options",        "OPTIONS Accept xml",          "OPTIONS", P,                                          ("Accept: application/xml",)),
+    ("unsafe-methods", "POST",                        "POST",    P,                                          ("Content-Length: 0",)),
+    ("unsafe-methods", "PUT",                         "PUT",     P,                                          ("Content-Length: 0",)),
+    ("unsafe-methods", "PATCH",                       "PATCH",   P,                                          ("Content-Length: 0",)),
+    ("unsafe-methods", "DELETE",                      "DELETE",  P,                                          ()),
+    ("auth",           "wrong Basic credentials",     "GET",     P + "?limit=1",                             ("Authorization: Basic YTpi",)),
+    ("auth",           "Basic without credentials",   "GET",     P + "?limit=1",                             ("Authorization: Basic",)),
+    ("auth",           "Bearer is ignored",           "GET",     P + "?limit=1",                             ("Authorization: Bearer abc",)),
+    ("other-routes",   "API root",                    "GET",     "/edw/api/",                                ()),
+    ("other-routes",   "detail",                      "GET",     P + "3/",                                   ()),
+    ("other-routes",   "detail, bad pk",              "GET",     P + "abc/",                                 ()),
+]
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mock", help="mock binary (started as BINARY --dataset FILE --port 0 --host 127.0.0.1)")
+    parser.add_argument("--dataset", required=True, help="JSON Lines dataset given to both servers")
+    parser.add_argument("--enable", action="append", default=[], metavar="GROUP", help="run a group that is off")
+    parser.add_argument("--disable", action="append", default=[], metavar="GROUP", help="skip a group that is on")
+    parser.add_argument("--only", action="append", default=[], metavar="GROUP", help="run only these groups")
+    parser.add_argument("--against-drf", action="store_true",
+                        help="self-check: compare DRF with a second DRF instance instead of the mock")
+    parser.add_argument("--list", action="store_true", help="print the request table and exit")
+    args = parser.parse_args()
+    unknown = [g for g in args.enable + args.disable + args.only if g not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group(s) {unknown}; groups are: {', '.join(GROUPS)}")
+    if not args.mock and not args.against_drf and not args.list:
+        parser.error("--mock BINARY is required (or --against-drf)")
+    return args
+
+
+def selected_groups(args):
+    if args.only:
+        return set(args.only)
+    return {g for g, (on, _) in GROUPS.items() if (on or g in args.enable) and g not in args.disable}
+
+
+def describe(method, target, headers):
+    return f"{method} {target}" + (f"  [{'; '.join(headers)}]" if headers else "")
+
+
+def run_case(case, drf, mock, head_body_must_be_empty):
+    _, _, method, target, headers = case
+    drf_host, mock_host = f"127.0.0.1:{drf.port}", f"127.0.0.1:{mock.port}"
+    send = lambda server, host, verb: exchange(server.port, build_request(verb, target, host, list(headers)),
+                                               verb == "HEAD")
+    drf_answer, mock_answer = send(drf, drf_host, method), send(mock, mock_host, method)
+    head = None
+    if method == "HEAD":
+        head = (send(drf, drf_host, "GET"), send(mock, mock_host, "GET"), head_body_must_be_empty)
+    return compare(drf_answer, mock_answer, drf_host, mock_host, head), one_sided_headers(drf_answer, mock_answer)
+
+
+def run_all(cases, drf, mock, head_body_must_be_empty):
+    passed = failed = 0
+    one_sided = {}  # (side, header) -> names of the requests where only that side sent it
+    for case in cases:
+        group, name, method, target, headers = case
+        problems, (drf_only, mock_only) = run_case(case, drf, mock, head_body_must_be_empty)
+        for side, names in (("DRF", drf_only), (mock.label, mock_only)):
+            for header in names:
+                one_sided.setdefault((side, header), []).append(f"{group}/{name}")
+        label = f"{group}/{name}: {describe(method, target, headers)}"
+        if problems:
+            failed += 1
+            print(f"FAIL  {label}")
+            for problem in problems:
+                print("      " + problem.replace("\n", "\n      "))
+        else:
+            passed += 1
+            print(f"PASS  {label}")
+    # Headers outside the compared set are not failures, but a person should know about them.
+    for (side, header), where in sorted(one_sided.items()):
+        print(f"note: only {side} sends header {header!r} ({len(where)} requests, e.g. {', '.join(where[:3])})")
+    return passed, failed
+
+
+def print_skipped(groups):
+    for group, (on, why) in GROUPS.items():
+        if group not in groups:
+            count = sum(1 for case in REQUESTS if case[0] == group)
+            print(f"SKIP  group {group} ({count} requests): {why or 'disabled on the command line'}")
+
+
+def main():
+    args = parse_args()
+    if args.list:
+        for group, name, method, target, headers in REQUESTS:
+            print(f"{group:15} {name:30} {describe(method, target, headers)}")
+        return 0
+    groups = selected_groups(args)
+    cases = [case for case in REQUESTS if case[0] in groups]
+    started = time.monotonic()
+    drf_argv = [sys.executable, "-B", os.path.join(HERE, "serve_drf.py"), "--dataset", args.dataset, "--port", "0"]
+    mock_argv = drf_argv if args.against_drf else [args.mock, "--dataset", args.dataset, "--port", "0",
+                                                   "--host", "127.0.0.1"]
+    drf = Server("DRF", drf_argv)
+    mock = Server("DRF#2" if args.against_drf else "mock", mock_argv)
+    # SIGTERM/SIGINT from ctest or a person still runs the finally block below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    passed = failed = 0
+    try:
+        drf.start()
+        mock.start()
+        print(f"DRF on 127.0.0.1:{drf.port}, {mock.label} on 127.0.0.1:{mock.port}, dataset {args.dataset}")
+        print_skipped(groups)
+        exchanges_started = time.monotonic()
+        passed, failed = run_all(cases, drf, mock, head_body_must_be_empty=not args.against_drf)
+        exchanges_seconds = time.monotonic() - exchanges_started
+        for server in (drf, mock):
+            if not server.alive():
+                print(f"{server.label} exited during the run:\n{server.output_tail()}")
+        print(f"timing: DRF ready in {drf.ready_seconds:.2f} s, {mock.label} ready in {mock.ready_seconds:.2f} s, "
+              f"{len(cases)} requests in {exchanges_seconds:.2f} s, total {time.monotonic() - started:.2f} s")
+    except (RuntimeError, OSError) as error:  # a server that cannot start, or a missing binary
+        print(f"ERROR {error}")
+        failed += 1
+    finally:
+        for server in (mock, drf):
+            code = server.stop()
+            if code not in (None, 0, -signal.SIGTERM, 128 + signal.SIGTERM):
+                print(f"note: {server.label} exited with {code} after SIGTERM")
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""Serves the DRF stand-in of GET /edw/api/entities-images/ on 127.0.0.1 (Debian's Django 3.2 + DRF 3.14).
+
+Usage: /usr/bin/python3 serve_drf.py --dataset FILE [--port 0] [--host 127.0.0.1]
+Prints `listening on http://HOST:PORT` once ready, like the mock does.
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+os.environ["DJANGO_SETTINGS_MODULE"] = "edwsim.settings"
+
+
+def make_server(host, port):
+    from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
+    from django.core.wsgi import get_wsgi_application
+
+    class Handler(WSGIRequestHandler):
+        def log_message(self, format, *args):
+            pass
+
+    # Single-threaded on purpose: the in-memory database lives on this thread's connection.
+    server = WSGIServer((host, port), Handler)
+    server.set_app(get_wsgi_application())
+    return server
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--host", default="127.0.0.1")
+    args = parser.parse_args()
+
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", run_syncdb=True, verbosity=0)
+    from edwsim import dataset
+
+    count = dataset.load(args.dataset)
+    problems = dataset.ties_in_ascending_id()
+    if problems:
+        print("SQLite does not return order=0 ties by ascending id:", *problems, sep="\n  ", file=sys.stderr)
+        return 3
+
+    server = make_server(args.host, args.port)
+    host, port = server.server_address[:2]
+    print(f"{count} records; listening on http://{host}:{port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
