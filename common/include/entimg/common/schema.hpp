@@ -1,0 +1,46 @@
+#pragma once
+// JSON Schema (draft-07) validation of nlohmann::json documents, over valijson. The schemas themselves
+// (schema/*.schema.json) are data; see docs/schema.md.
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace entimg::common {
+
+/// One schema violation: where in the document (RFC 6901 pointer, "" for the root) and what is wrong.
+struct SchemaError {
+  std::string pointer;  ///< e.g. "/results/3/file"
+  std::string message;  ///< what the schema expected, and the offending value when it is a scalar
+};
+
+/// A compiled schema. Cheap to copy (copies share the compiled form); safe for concurrent const use.
+class SchemaValidator {
+ public:
+  /// Parses a draft-07 schema file once; a "$ref" to another document is resolved by its file name
+  /// among the siblings of schema_file. Throws std::runtime_error naming the file and the problem.
+  static SchemaValidator from_file(const std::filesystem::path& schema_file);
+
+  /// True when doc conforms; stops at the first violation and collects nothing (the fast path).
+  bool is_valid(const nlohmann::json& doc) const;
+
+  /// Every violation found (valijson's "failed to validate item/property" wrappers left out); empty when
+  /// doc conforms. Slower than is_valid: use it to explain a document is_valid rejected.
+  std::vector<SchemaError> validate(const nlohmann::json& doc) const;
+
+  /// The file this validator was loaded from, for messages.
+  const std::filesystem::path& source() const;
+
+ private:
+  struct Impl;
+  explicit SchemaValidator(std::shared_ptr<const Impl> impl);
+  std::shared_ptr<const Impl> impl_;
+};
+
+/// Directory of the project's schema files: $ENTIMG_SCHEMA_DIR when set and non-empty, else the
+/// source tree's schema/ folder compiled in as ENTIMG_SCHEMA_DIR.
+std::filesystem::path schema_dir();
+
+}  // namespace entimg::common

@@ -1,0 +1,247 @@
+#include "entimg/common/schema.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+namespace fs = std::filesystem;
+using entimg::common::SchemaError;
+using entimg::common::SchemaValidator;
+using nlohmann::json;
+
+namespace {
+
+// The cases sit next to this file; ajv_verdicts.js runs ajv-cli on the same ones.
+const fs::path kCases = fs::path(__FILE__).parent_path() / "schema_cases";
+
+json read_json(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  REQUIRE(in);
+  return json::parse(in);
+}
+
+std::vector<fs::path> case_files(const std::string& suite, const std::string& verdict) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(kCases / suite / verdict)) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string describe(const std::vector<SchemaError>& errors) {
+  std::string out;
+  for (const auto& e : errors)
+    out += "\n  " + (e.pointer.empty() ? "(root)" : e.pointer) + ": " + e.message;
+  return out;
+}
+
+// A scratch directory for schemas written by a test; removed on scope exit.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name)
+      : path_(fs::temp_directory_path() / ("entimg-schema-test-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(path_ / name, std::ios::binary) << text;
+    return path_ / name;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string load_error(const fs::path& file) {
+  try {
+    SchemaValidator::from_file(file);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "(no exception)";
+}
+
+void check_suite(const std::string& suite, const std::string& schema_file) {
+  const auto validator = SchemaValidator::from_file(entimg::common::schema_dir() / schema_file);
+  for (const auto& file : case_files(suite, "valid")) {
+    const json doc = read_json(file);
+    INFO(suite << "/valid/" << file.filename().string() << describe(validator.validate(doc)));
+    CHECK(validator.is_valid(doc));
+    CHECK(validator.validate(doc).empty());
+  }
+  const json pointers = read_json(kCases / suite / "expected-pointers.json");
+  std::size_t invalid_count = 0;
+  for (const auto& file : case_files(suite, "invalid")) {
+    ++invalid_count;
+    const json doc = read_json(file);
+    const auto errors = validator.validate(doc);
+    const std::string name = file.filename().string();
+    INFO(suite << "/invalid/" << name << describe(errors));
+    CHECK_FALSE(validator.is_valid(doc));
+    REQUIRE_FALSE(errors.empty());
+    REQUIRE(pointers.contains(name));
+    // Every violation sits where the case breaks its one rule: the case breaks nothing else.
+    for (const auto& e : errors)
+      CHECK(e.pointer == pointers[name].get<std::string>());
+  }
+  CHECK(pointers.size() == invalid_count);  // no stale entries
+}
+
+}  // namespace
+
+TEST_CASE("schema_dir finds the schema files, and the environment overrides it", "[schema]") {
+  CHECK(fs::exists(entimg::common::schema_dir() / "image-record.schema.json"));
+  CHECK(fs::exists(entimg::common::schema_dir() / "page.schema.json"));
+  ::setenv("ENTIMG_SCHEMA_DIR", "/elsewhere/schema", 1);
+  CHECK(entimg::common::schema_dir() == fs::path("/elsewhere/schema"));
+  ::setenv("ENTIMG_SCHEMA_DIR", "", 1);
+  CHECK(entimg::common::schema_dir() == fs::path(ENTIMG_SCHEMA_DIR));
+  ::unsetenv("ENTIMG_SCHEMA_DIR");
+}
+
+TEST_CASE("every record case gets the verdict of its folder", "[schema]") {
+  check_suite("record", "image-record.schema.json");
+}
+
+TEST_CASE("every page case gets the verdict of its folder", "[schema]") {
+  check_suite("page", "page.schema.json");
+}
+
+TEST_CASE("errors say where, what was expected and what came", "[schema]") {
+  const auto page = SchemaValidator::from_file(entimg::common::schema_dir() / "page.schema.json");
+  const json doc = read_json(kCases / "page" / "invalid" / "results_item_bad_file.json");
+  const auto errors = page.validate(doc);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].pointer == "/results/1/file");
+  CHECK_THAT(errors[0].message,
+             Catch::Contains("pattern") && Catch::Contains("filer_public/2020/01/02/img_2.jpg"));
+
+  const auto record = SchemaValidator::from_file(entimg::common::schema_dir() / "image-record.schema.json");
+  const auto extra = record.validate(read_json(kCases / "record" / "invalid" / "extra_property.json"));
+  REQUIRE(extra.size() == 1);
+  CHECK_THAT(extra[0].message, Catch::Contains("'url'"));
+  const auto missing = record.validate(read_json(kCases / "record" / "invalid" / "missing_entity.json"));
+  REQUIRE(missing.size() == 1);
+  CHECK_THAT(missing[0].message, Catch::Contains("'entity'"));
+  const auto wrong_type = record.validate(read_json(kCases / "record" / "invalid" / "key_string.json"));
+  REQUIRE_FALSE(wrong_type.empty());
+  CHECK_THAT(wrong_type[0].message, Catch::Contains("type") && Catch::Contains("\"1\""));
+}
+
+TEST_CASE("pointers escape '~' and '/' in keys, and long values are cut", "[schema]") {
+  ScratchDir dir("escape");
+  const auto validator = SchemaValidator::from_file(
+      dir.write("map.schema.json", R"({"type": "object", "additionalProperties": {"type": "integer"}})"));
+  const auto errors = validator.validate(json{{"a/b~c", std::string(1000, 'x')}});
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].pointer == "/a~1b~0c");
+  CHECK(errors[0].message.size() < 300);
+}
+
+TEST_CASE("loading reports the file and the problem", "[schema]") {
+  ScratchDir dir("load");
+  CHECK_THAT(load_error(dir.write("missing-ref.schema.json", R"({"$ref": "nowhere.schema.json"})")),
+             Catch::Contains("nowhere.schema.json"));
+  CHECK_THAT(load_error(dir.write("broken.schema.json", R"({"type": )")),
+             Catch::Contains("broken.schema.json") && Catch::Contains("not valid JSON"));
+  CHECK_THAT(load_error(dir.write("bad-regex.schema.json", R"({"properties": {"a": {"pattern": "(["}}})")),
+             Catch::Contains("/properties/a/pattern"));
+  CHECK_THAT(load_error(dir.write("bad-type.schema.json", R"({"type": "whole number"})")),
+             Catch::Contains("bad-type.schema.json"));
+  CHECK_THAT(load_error(fs::path("/nonexistent/dir/page.schema.json")), Catch::Contains("cannot be opened"));
+  // std::regex recurses per character: a pattern must come with a bound on its input.
+  CHECK_THAT(load_error(dir.write("unbounded.schema.json", R"({"properties": {"a": {"pattern": "^a+$"}}})")),
+             Catch::Contains("/properties/a/pattern") && Catch::Contains("maxLength"));
+}
+
+TEST_CASE("huge strings are rejected without running the regex on them", "[schema]") {
+  // 200,000 characters would overflow an 8 MiB stack inside std::regex; maxLength stops them first.
+  const auto record = SchemaValidator::from_file(entimg::common::schema_dir() / "image-record.schema.json");
+  json doc = read_json(kCases / "record" / "valid" / "typical.json");
+  doc["file"] = "filer_public/3f/a2/3fa2c1d4-5b6e-4f70-8a91-b2c3d4e5f607/" + std::string(200000, 'a');
+  doc["image"] = "http://example.org/media/filer_public/3f/a2/3fa2c1d4-5b6e-4f70-8a91-b2c3d4e5f607/" +
+                 std::string(200000, 'a');
+  doc["description"] = std::string(200000, 'd');  // no pattern here: long text is fine
+  CHECK_FALSE(record.is_valid(doc));
+  const auto errors = record.validate(doc);
+  INFO(describe(errors));
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0].pointer == "/file");
+  CHECK(errors[1].pointer == "/image");
+  CHECK_THAT(errors[0].message, Catch::Contains("200056 characters") && Catch::Contains("maxLength 1024"));
+}
+
+TEST_CASE("a $ref resolves to a sibling file whether written relative or as an absolute $id", "[schema]") {
+  ScratchDir dir("ref");
+  dir.write("leaf.schema.json", R"({"$id": "https://naming.example/x/leaf.schema.json", "type": "integer"})");
+  const auto relative = SchemaValidator::from_file(
+      dir.write("relative.schema.json", R"({"type": "array", "items": {"$ref": "leaf.schema.json"}})"));
+  const auto absolute = SchemaValidator::from_file(
+      dir.write("absolute.schema.json",
+                R"({"type": "array", "items": {"$ref": "https://naming.example/x/leaf.schema.json"}})"));
+  // valijson 1.0 alone would recurse forever on a root that is only a $ref; from_file follows it.
+  const auto alias =
+      SchemaValidator::from_file(dir.write("alias.schema.json", R"({"$ref": "relative.schema.json"})"));
+  for (const auto* v : {&relative, &absolute, &alias}) {
+    CHECK(v->is_valid(json::array({1, 2})));
+    CHECK_FALSE(v->is_valid(json::array({1, "2"})));
+  }
+}
+
+TEST_CASE("copies share the schema and can be used from several threads at once", "[schema]") {
+  auto original = SchemaValidator::from_file(entimg::common::schema_dir() / "page.schema.json");
+  const json good = read_json(kCases / "page" / "valid" / "first_page.json");
+  const json bad = read_json(kCases / "page" / "invalid" / "results_item_image_hex_mismatch.json");
+  std::vector<int> wrong(4, 0);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < wrong.size(); ++t) {
+    threads.emplace_back([copy = original, &good, &bad, &slot = wrong[t]] {
+      for (int i = 0; i < 100; ++i) {
+        if (!copy.is_valid(good) || copy.is_valid(bad)) ++slot;
+        if (copy.validate(bad).empty()) ++slot;
+      }
+    });
+  }
+  for (auto& t : threads)
+    t.join();
+  CHECK(wrong == std::vector<int>(4, 0));
+  SchemaValidator moved = std::move(original);
+  CHECK(moved.source().filename() == "page.schema.json");
+}
+
+// Hidden; run `common_tests "[bench]"` in a Release build for a meaningful figure.
+TEST_CASE("is_valid throughput on image records", "[.bench]") {
+  const auto record = SchemaValidator::from_file(entimg::common::schema_dir() / "image-record.schema.json");
+  const json doc = read_json(kCases / "page" / "valid" / "first_page.json");
+  const json& records = doc["results"];
+  constexpr int kRounds = 20000;
+  std::size_t valid = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int round = 0; round < kRounds; ++round) {
+    for (const auto& r : records)
+      valid += record.is_valid(r) ? 1U : 0U;
+  }
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  const double total = static_cast<double>(kRounds) * static_cast<double>(records.size());
+  std::cout << "is_valid: " << static_cast<long long>(total / took.count()) << " records/s (" << total
+            << " records in " << took.count() << " s)\n";
+  CHECK(valid == static_cast<std::size_t>(total));
+}
