@@ -51,39 +51,62 @@ std::string uuid4(Pcg32& rng) {
   std::uint64_t hi = rng.next_u64(), lo = rng.next_u64();
   hi = (hi & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;  // version 4
   lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // RFC 4122 variant
-  return format("%08llx-%04llx-%04llx-%04llx-%012llx", static_cast<unsigned long long>(hi >> 32),
-                static_cast<unsigned long long>((hi >> 16) & 0xFFFF),
-                static_cast<unsigned long long>(hi & 0xFFFF), static_cast<unsigned long long>(lo >> 48),
-                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(36, '-');
+  std::size_t at = 0;
+  for (int nibble = 0; nibble < 32; ++nibble) {
+    if (at == 8 || at == 13 || at == 18 || at == 23) ++at;
+    const std::uint64_t word = nibble < 16 ? hi : lo;
+    out[at++] = kHex[(word >> (60 - 4 * (nibble % 16))) & 15];
+  }
+  return out;
+}
+
+// The slug filer gives each Cyrillic word, computed once by the general rule.
+const std::array<std::string, kCyrillicWords.size()>& cyrillic_slugs() {
+  static const auto slugs = [] {
+    std::array<std::string, kCyrillicWords.size()> out;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = detail::filer_stored_name(kCyrillicWords[i]);
+    return out;
+  }();
+  return slugs;
 }
 
 struct Names {
-  std::string original;   // as uploaded
-  std::string base_name;  // what filer stored the file under (before slugifying)
-  std::string title;      // the path-like `name`, when the importer set one
+  std::string original;  // as uploaded
+  std::string stored;    // the name filer stores it under: filer_stored_name(basename(original))
+  std::string title;     // the path-like `name`, when the importer set one
 };
 
+// Builds the stored name alongside the original rather than slugifying per record (this runs on
+// every request); dataset_test checks stored == filer_stored_name(basename(original)) throughout.
 Names make_names(Pcg32& rng, std::int64_t id) {
   const std::uint32_t kind = rng.below(100);
   const auto n = static_cast<long long>(rng.between(1, 9999));
   const char* ext = rng.chance(50) ? "png" : rng.chance(75) ? "jpg" : "jpeg";
   Names names;
   if (kind < 30) {
-    names.original = format(rng.chance(50) ? "IMG_%04lld.JPG" : "DSC_%04lld.jpg", n);
+    const bool img = rng.chance(50);
+    names.original = format(img ? "IMG_%04lld.JPG" : "DSC_%04lld.jpg", n);
+    names.stored = format(img ? "img_%04lld.jpg" : "dsc_%04lld.jpg", n);
   } else if (kind < 50) {
     names.original = format("%s-%lld.%s", pick(rng, kLatinWords), n, ext);
+    names.stored = names.original;
   } else if (kind < 72) {
-    names.original = format("%s %lld.%s", pick(rng, kCyrillicWords), n, ext);
+    const std::uint32_t word = rng.below(static_cast<std::uint32_t>(kCyrillicWords.size()));
+    names.original = format("%s %lld.%s", kCyrillicWords[word], n, ext);
+    names.stored = format("%s_%lld.%s", cyrillic_slugs()[word].c_str(), n, ext);
   } else if (kind < 95) {
     const std::string dir = format("%s/%s-%lld", pick(rng, kSections), pick(rng, kLatinWords), id);
     const std::string leaf = rng.chance(50) ? std::string("main") : format("detail-%lld", n % 10);
     names.original = format("%s/%s.%s", dir.c_str(), leaf.c_str(), ext);
+    names.stored = format("%s.%s", leaf.c_str(), ext);
     if (rng.chance(70)) names.title = dir + "/" + leaf;
   } else {
     names.original = format("My Photo (%lld).JPEG", n);
+    names.stored = format("my_photo_%lld.jpeg", n);
   }
-  const std::size_t slash = names.original.rfind('/');
-  names.base_name = slash == std::string::npos ? names.original : names.original.substr(slash + 1);
   return names;
 }
 
@@ -157,13 +180,14 @@ class GeneratedDataset final : public Dataset {
     Record r;
     r.id = static_cast<std::int64_t>(3 * position + 1 + rng.below(3));
     r.entity = entity_of(position);
-    const Names names = make_names(rng, r.id);
+    Names names = make_names(rng, r.id);
     const std::string uuid = uuid4(rng);
-    const std::string stored = detail::filer_stored_name(names.base_name);
-    r.file = "filer_public/" + uuid.substr(0, 2) + "/" + uuid.substr(2, 2) + "/" + uuid + "/" + stored;
-    if (!rng.chance(1)) r.original_filename = names.original;  // filer's column is nullable
+    r.file.reserve(52 + names.stored.size());
+    r.file.append("filer_public/").append(uuid, 0, 2).append("/").append(uuid, 2, 2).append("/");
+    r.file.append(uuid).append("/").append(names.stored);
+    if (!rng.chance(1)) r.original_filename = std::move(names.original);  // filer's column is nullable
     r.file_size = rng.between(8'000, 6'000'000);
-    r.name = names.title;
+    r.name = std::move(names.title);
     if (rng.chance(12)) r.author = pick(rng, kAuthors);
     if (rng.chance(10)) r.default_caption = pick(rng, kCaptions);
     if (rng.chance(10)) r.alt = r.default_caption.empty() ? pick(rng, kCaptions) : r.default_caption;
@@ -171,7 +195,7 @@ class GeneratedDataset final : public Dataset {
     if (rng.chance(8))
       r.subject_location = format("%lld,%lld", static_cast<long long>(rng.between(0, 4000)),
                                   static_cast<long long>(rng.between(0, 3000)));
-    r.mime_type = detail::guess_mime_type(stored);
+    r.mime_type = detail::guess_mime_type(names.stored);
     return r;
   }
 

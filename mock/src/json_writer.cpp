@@ -1,8 +1,21 @@
 #include "json_writer.hpp"
 
+#include <array>
 #include <charconv>
 
 namespace entimg::mock::detail {
+namespace {
+
+// Bytes that may need escaping: control characters, '"', '\\', and 0xE2, which starts U+2028/2029.
+constexpr std::array<bool, 256> kMaybeEscaped = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 0x20; ++c)
+    table[static_cast<std::size_t>(c)] = true;
+  table['"'] = table['\\'] = table[0xE2] = true;
+  return table;
+}();
+
+}  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -10,6 +23,7 @@ void append_json_string(std::string& out, std::string_view s) {
   std::size_t run = 0;  // start of the pending run of bytes that need no escaping
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
+    if (!kMaybeEscaped[c]) continue;  // the common case: part of the pending run
     const char* escape = nullptr;
     char buf[7];
     if (c == '"')

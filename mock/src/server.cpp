@@ -18,6 +18,7 @@ struct MockServer::Impl {
   // httplib's stop() is a no-op until its listen loop has started; these close that window.
   std::atomic<bool> stop_requested{false};
   std::atomic<bool> run_active{false};
+  std::atomic<int> listen_fd{-1};
 };
 
 namespace {
@@ -59,9 +60,10 @@ MockServer::MockServer(std::shared_ptr<const Service> service, ServerOptions opt
   server.set_tcp_nodelay(true);
   // cpp-httplib's default is SO_REUSEPORT, which lets a second mock bind the same port and the
   // kernel then splits requests between the two. SO_REUSEADDR alone still allows quick restarts.
-  server.set_socket_options([](socket_t sock) {
+  server.set_socket_options([impl = impl_.get()](socket_t sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    impl->listen_fd = static_cast<int>(sock);
   });
   install_handler(server, *impl_->service, impl_->options.host);
 }
@@ -81,6 +83,9 @@ int MockServer::bind() {
                                " (in use, or not an address of this machine?)");
     port_ = options.port;
   }
+  // Debian's libcpp-httplib is built with a listen backlog of 5: 32 clients connecting at once
+  // overflow it and wait a second for a SYN retry. Listening again on the bound socket raises it.
+  if (const int fd = impl_->listen_fd; fd >= 0) ::listen(fd, SOMAXCONN);
   return port_;
 }
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <regex>
 
 #include "entimg/common/url.hpp"
 #include "list_view.hpp"
@@ -30,22 +29,51 @@ HttpResponse html_page(int status, std::string body) {
   return HttpResponse{status, "text/html", {}, std::move(body)};
 }
 
+bool is_lower_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+// Django's host_validation_re, ^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9\.:]+\])(:\d+)?$ on the lower-cased
+// host, then a non-empty domain once a trailing dot is dropped. Hand-written: it runs per request.
+bool valid_django_host(std::string_view host) {
+  std::string h(host);
+  for (char& c : h)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  std::size_t end = 0;
+  std::string_view domain;
+  if (!h.empty() && h[0] == '[') {
+    const std::size_t close = h.find(']');
+    const std::size_t colon = h.find(':');
+    if (close == std::string::npos || colon == std::string::npos || colon > close || colon + 1 == close)
+      return false;
+    for (std::size_t i = 1; i < close; ++i) {
+      const char c = h[i];
+      const bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+      if (!(hex || c == ':' || (c == '.' && i > colon))) return false;
+    }
+    end = close + 1;
+    domain = std::string_view(h).substr(0, end);
+  } else {
+    while (end < h.size() && (is_lower_alnum(h[end]) || h[end] == '.' || h[end] == '-'))
+      ++end;
+    if (end == 0) return false;
+    domain = std::string_view(h).substr(0, end);
+    if (domain.back() == '.') domain.remove_suffix(1);
+    if (domain.empty()) return false;
+  }
+  if (end == h.size()) return true;
+  if (h[end] != ':' || end + 1 == h.size()) return false;
+  return std::all_of(h.begin() + static_cast<std::ptrdiff_t>(end) + 1, h.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // HttpRequest.get_host() with USE_X_FORWARDED_HOST and ALLOWED_HOSTS=['*']: nullopt when
 // Django would raise DisallowedHost (an answer of 400).
 std::optional<std::string> request_host(const HttpRequest& request) {
   std::optional<std::string> host = request.header("X-Forwarded-Host");
   if (!host) host = request.header("Host");
   if (!host) return request.server_authority;
-  std::string lowered = *host;
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
-  static const std::regex kHostPattern(R"(^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:\d+)?$)");
-  if (!std::regex_match(lowered, kHostPattern)) return std::nullopt;
-  std::string domain = lowered;
-  if (domain.back() != ']')
-    domain = domain.substr(0, domain.rfind(':') == std::string::npos ? domain.size() : domain.rfind(':'));
-  if (!domain.empty() && domain.back() == '.') domain.pop_back();
-  if (domain.empty()) return std::nullopt;
+  if (!valid_django_host(*host)) return std::nullopt;
   return host;
 }
 

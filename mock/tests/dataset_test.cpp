@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "entimg/mock/dataset.hpp"
+#include "filer_names.hpp"
 
 using namespace entimg::mock;
 
@@ -91,6 +92,22 @@ TEST_CASE("generated records look like the real data", "[dataset]") {
   const auto some_entity = records[10].entity;
   CHECK(d->count({some_entity}) >= 3);
   CHECK(d->count({some_entity}) <= 5);
+}
+
+TEST_CASE("generated stored names are what django-filer makes of the original names", "[dataset]") {
+  const auto d = make_generated_dataset(100000, 5);
+  std::size_t compared = 0;
+  for (std::uint64_t offset = 0; offset < 100000; offset += 5000) {
+    for (const Record& r : page(*d, offset, 500)) {
+      if (!r.original_filename) continue;
+      const std::string& original = *r.original_filename;
+      const std::string base =
+          original.substr(original.rfind('/') == std::string::npos ? 0 : original.rfind('/') + 1);
+      REQUIRE(r.file.substr(r.file.rfind('/') + 1) == entimg::mock::detail::filer_stored_name(base));
+      ++compared;
+    }
+  }
+  CHECK(compared > 9000);
 }
 
 TEST_CASE("a generated entity filter selects exactly the records of that entity, in order", "[dataset]") {
