@@ -27,6 +27,10 @@ void install_handler(httplib::Server& server, const Service& service, const std:
   // One pre-routing handler answers every method and path, so that routing, 404s and 301s follow
   // Django rather than cpp-httplib's own router.
   server.set_pre_routing_handler([&service, host](const httplib::Request& req, httplib::Response& res) {
+    // Django ignores Range, but cpp-httplib would cut our JSON to the requested bytes (answering
+    // 200 with a fragment). The request is cpp-httplib's own non-const object, handed to handlers
+    // as const; dropping the ranges it parsed is the one way to keep it from doing so.
+    const_cast<httplib::Request&>(req).ranges.clear();
     HttpRequest request;
     request.method = req.method;
     request.target = req.target;
@@ -42,6 +46,9 @@ void install_handler(httplib::Server& server, const Service& service, const std:
     // "Content-Length: 0" for an empty one, which cpp-httplib would leave out.
     if (response.body.empty()) res.set_header("Content-Length", "0");
     res.set_header("Content-Type", response.content_type);
+    // Without it cpp-httplib adds "Accept-Ranges: bytes" to HEAD answers only, so HEAD's headers
+    // would differ from GET's; "none" is also the truth: no ranges are served.
+    res.set_header("Accept-Ranges", "none");
     res.body = std::move(response.body);
     return httplib::Server::HandlerResponse::Handled;
   });
