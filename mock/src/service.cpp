@@ -168,7 +168,8 @@ HttpResponse Service::handle(const HttpRequest& request) const {
     if (!path.ends_with('/') && resolve(path + "/").route != Route::None) {
       HttpResponse redirect{301, "text/html; charset=utf-8", {}, {}};
       std::string location = escape_uri_path(path) + "/";
-      if (!raw_query.empty()) location.append("?").append(wsgi_query_as_uri(raw_query));  // no GCC 12 -Wrestrict
+      if (!raw_query.empty())
+        location.append("?").append(wsgi_query_as_uri(raw_query));  // no GCC 12 -Wrestrict
       redirect.headers.emplace_back("Location", std::move(location));
       return redirect;
     }
