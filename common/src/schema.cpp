@@ -364,7 +364,13 @@ SchemaValidator SchemaValidator::from_file(const std::filesystem::path& schema_f
 
 bool SchemaValidator::is_valid(const nlohmann::json& doc) const {
   const valijson::adapters::NlohmannJsonAdapter target(doc);
-  return thread_validator().validate(impl_->schema, target, nullptr);
+  // valijson's `format` check casts the value to a string before looking at its type, and throws
+  // on an array or object there; such a document breaks `type` anyway, so it is not valid.
+  try {
+    return thread_validator().validate(impl_->schema, target, nullptr);
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 std::vector<SchemaError> SchemaValidator::validate(const nlohmann::json& doc) const {
@@ -384,7 +390,13 @@ std::vector<SchemaError> SchemaValidator::validate(const nlohmann::json& doc) co
   const nlohmann::json& target = blanked > 0 ? sanitized : doc;
 
   valijson::ValidationResults results;
-  thread_validator().validate(impl_->schema, valijson::adapters::NlohmannJsonAdapter(target), &results);
+  try {
+    thread_validator().validate(impl_->schema, valijson::adapters::NlohmannJsonAdapter(target), &results);
+  } catch (const std::exception& e) {
+    // See is_valid: a non-string where a `format` applies. What the pre-pass found still stands.
+    if (errors.empty()) errors.push_back({"", std::string("the document cannot be validated: ") + e.what()});
+    return errors;
+  }
   std::vector<SchemaError> wrappers;
   for (const auto& error : results) {
     SchemaError explained = explain(texts, error, target);

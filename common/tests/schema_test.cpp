@@ -245,3 +245,17 @@ TEST_CASE("is_valid throughput on image records", "[.bench]") {
             << " records in " << took.count() << " s)\n";
   CHECK(valid == static_cast<std::size_t>(total));
 }
+
+TEST_CASE("a container where a format-annotated string belongs is invalid, never an exception", "[schema]") {
+  using entimg::common::SchemaValidator;
+  const auto record = SchemaValidator::from_file(entimg::common::schema_dir() / "image-record.schema.json");
+  const auto page = SchemaValidator::from_file(entimg::common::schema_dir() / "page.schema.json");
+  nlohmann::json bad_record = nlohmann::json::parse(R"({"id":1,"image":[1],"file":"x"})");
+  nlohmann::json bad_page = nlohmann::json::parse(R"({"count":0,"next":{},"previous":null,"results":[]})");
+  CHECK_FALSE(record.is_valid(bad_record));
+  CHECK_FALSE(page.is_valid(bad_page));
+  CHECK_NOTHROW(record.validate(bad_record));
+  CHECK_NOTHROW(page.validate(bad_page));
+  CHECK_FALSE(record.validate(bad_record).empty());
+  CHECK_FALSE(page.validate(bad_page).empty());
+}
