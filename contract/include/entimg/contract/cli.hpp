@@ -1,0 +1,39 @@
+#pragma once
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "entimg/contract/http.hpp"
+#include "entimg/contract/runner.hpp"
+
+namespace entimg::contract {
+
+/// The command line of entities-images-contract.
+struct CliOptions {
+  ClientOptions client;
+  RunOptions run;
+  bool seed_given = false;
+  std::optional<std::filesystem::path> junit;  ///< --junit FILE
+  std::optional<std::filesystem::path> json;   ///< --json FILE
+  bool list = false;
+  bool help = false;
+  bool version = false;
+  bool progress = true;  ///< --no-progress turns it off
+};
+
+struct ParsedCli {
+  CliOptions options;
+  std::string error;  ///< one line; empty when the command line is fine
+};
+
+/// getenv stands in for the environment (tests pass their own); secrets read through it are never
+/// echoed, not even in errors.
+ParsedCli parse_contract_command_line(
+    const std::vector<std::string_view>& args,
+    const std::function<std::optional<std::string>(const std::string&)>& getenv);
+std::string contract_usage();
+
+}  // namespace entimg::contract

@@ -1,0 +1,78 @@
+#pragma once
+// The suite's view of HTTP: one exchange per request, whatever the server did. A broken server can
+// send anything, so every field is optional in spirit: status 0 and `error` set mean no usable answer.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace entimg::contract {
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+struct HttpExchange {
+  std::string method;  ///< GET, HEAD or OPTIONS: the suite never sends anything else
+  std::string url;     ///< absolute URL requested
+  int status = 0;      ///< 0 when there was no usable answer
+  Headers headers;     ///< as received
+  std::string body;
+  bool body_truncated = false;  ///< the body was over ClientOptions::max_body_bytes
+  std::string error;            ///< why there is no usable answer (timeout, reset, TLS, …); empty otherwise
+  int attempts = 1;             ///< 1 + retries on 429/503
+  std::chrono::milliseconds elapsed{0};
+
+  /// First value of a header, case-insensitive; nullopt when absent.
+  std::optional<std::string> header(std::string_view name) const;
+  /// How many times the header appears.
+  std::size_t header_count(std::string_view name) const;
+};
+
+struct ClientOptions {
+  std::string base_url;  ///< scheme://host[:port][/prefix]; http or https
+  Headers headers;       ///< sent only to the base URL's origin, never shown in output
+  std::chrono::milliseconds connect_timeout{5000};
+  std::chrono::milliseconds read_timeout{15000};
+  std::chrono::milliseconds deadline{0};   ///< whole run; 0 = none
+  double rate = 0;                         ///< requests per second at most; 0 = unlimited
+  std::size_t max_requests = 0;            ///< 0 = unlimited
+  std::size_t max_body_bytes = 64u << 20;  ///< bodies above this are cut and marked truncated
+  int retries = 3;                         ///< on 429/503, honouring Retry-After, with backoff
+  std::chrono::milliseconds max_retry_wait{30000};
+  std::optional<std::filesystem::path> cacert;  ///< extra CA bundle; system CAs otherwise
+  bool insecure = false;                        ///< skip TLS verification (the CLI warns loudly)
+};
+
+/// Thread-safe; shares the rate limit, the request budget and the deadline between threads.
+class Client {
+ public:
+  explicit Client(ClientOptions options);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  /// Sends GET/HEAD/OPTIONS to an absolute URL or to a path-and-query on the base origin. Redirects
+  /// are not followed (a 3xx is returned as it came). Never throws for what the server does.
+  HttpExchange request(std::string_view method, std::string_view url_or_path);
+  /// "scheme://host[:port]" of the base URL, lower-case scheme and host, default port left out.
+  const std::string& origin() const;
+  /// The path prefix of the base URL without a trailing slash ("" or "/prefix").
+  const std::string& base_path() const;
+  std::size_t requests_sent() const;
+  /// False once max_requests or the deadline is used up; requests then fail with that reason.
+  bool budget_left() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// "scheme://host[:port]" normalised as Client::origin() does, or nullopt if url is not absolute http(s).
+std::optional<std::string> origin_of(std::string_view url);
+
+}  // namespace entimg::contract

@@ -1,0 +1,23 @@
+#pragma once
+// Reports of a run. None of them ever contains a request header: secrets stay out of CI logs.
+#include <ostream>
+#include <string>
+
+#include "entimg/contract/runner.hpp"
+
+namespace entimg::contract {
+
+/// Console report: one line a rule (PASS/FAIL/SKIP), each failure with expected/got, URL and JSON
+/// pointer or record id, the notes, and a last line "N passed, N failed, N skipped".
+void write_console_report(std::ostream& out, const RunReport& report, std::size_t max_failures_per_rule = 10);
+
+/// JSON report for machines: every rule with its status, counts, failures and notes.
+void write_json_report(std::ostream& out, const RunReport& report, std::string_view started_at);
+
+/// "PASS", "FAIL" or "SKIP" and why it was skipped.
+std::string status_of(const RuleOutcome& outcome, Mode mode);
+
+/// The tool's version, printed in reports.
+std::string_view tool_version();
+
+}  // namespace entimg::contract

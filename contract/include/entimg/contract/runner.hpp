@@ -1,0 +1,77 @@
+#pragma once
+// The suite's plan: which requests to make (quick or full), in which order, and which rules
+// judge each answer. It collects a RunReport; reporting is separate (report.hpp).
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "entimg/common/schema.hpp"
+#include "entimg/contract/checks.hpp"
+#include "entimg/contract/http.hpp"
+#include "entimg/contract/rules.hpp"
+
+namespace entimg::contract {
+
+enum class Mode { Quick, Full };
+
+/// Where a full walk stands, for a progress display.
+struct Progress {
+  std::uint64_t records = 0;
+  std::uint64_t total = 0;  ///< the collection's count, 0 when unknown
+  std::uint64_t pages = 0;
+  std::chrono::milliseconds elapsed{0};
+};
+
+struct RunOptions {
+  Mode mode = Mode::Quick;
+  std::optional<std::string> public_url;  ///< the origin links and images must carry, when not the base URL's
+  std::uint64_t walk_limit = 0;           ///< full: the limit of each walk page; 0 sends none (DRF's 12)
+  std::uint64_t page_cap = 0;             ///< full: the most pages to walk; 0 = count/limit + 2
+  std::uint64_t seed = 0;
+  std::string order_key = "id";
+  std::vector<std::string> only, skip;  ///< rule names
+  std::size_t concurrency = 1;          ///< pages in flight during a full walk
+  std::function<void(const Progress&)> on_progress;
+};
+
+struct RuleOutcome {
+  const Rule* rule = nullptr;
+  bool selected = true;  ///< false: left out by --only/--skip
+  std::uint64_t checked = 0;
+  std::vector<Failure> failures;
+  std::vector<std::string> notes;
+  bool passed() const { return selected && checked > 0 && failures.empty(); }
+  bool failed() const { return selected && !failures.empty(); }
+};
+
+struct RunReport {
+  std::string base_url;
+  Mode mode = Mode::Quick;
+  std::uint64_t seed = 0;
+  std::vector<RuleOutcome> rules;  ///< every rule, in all_rules() order
+  std::uint64_t requests = 0;
+  std::uint64_t records_seen = 0;  ///< records the full walk went through
+  std::chrono::milliseconds walk_duration{0};
+  std::chrono::milliseconds duration{0};
+  std::string fatal_error;  ///< set when the deployment could not be checked at all (exit 2)
+
+  std::size_t passed() const;
+  std::size_t failed() const;
+  /// Selected rules nothing exercised (e.g. a walk rule in quick mode, or after a fatal error).
+  std::size_t not_run() const;
+};
+
+struct Schemas {
+  common::SchemaValidator page;
+  common::SchemaValidator record;
+  /// The project's schema files (common::schema_dir()).
+  static Schemas load();
+};
+
+/// Runs the suite against client's base URL. Never throws for what the server does.
+RunReport run_contract(Client& client, const Schemas& schemas, const RunOptions& options);
+
+}  // namespace entimg::contract

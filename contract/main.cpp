@@ -1,0 +1,69 @@
+// entities-images-contract: parses the command line, runs the suite, writes the reports and maps
+// the outcome to an exit code (0 pass, 1 contract failure, 2 usage or connection error).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include "entimg/contract/cli.hpp"
+#include "entimg/contract/report.hpp"
+#include "junit_report.hpp"
+#include "progress.hpp"
+
+int main(int argc, char** argv) {
+  using namespace entimg::contract;
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  ParsedCli parsed =
+      parse_contract_command_line(args, [](const std::string& name) -> std::optional<std::string> {
+        const char* value = std::getenv(name.c_str());
+        return value ? std::optional<std::string>(value) : std::nullopt;
+      });
+  if (!parsed.error.empty()) {
+    std::cerr << "entities-images-contract: " << parsed.error << "\n\n" << contract_usage();
+    return 2;
+  }
+  CliOptions& o = parsed.options;
+  if (o.help) return std::cout << contract_usage(), 0;
+  if (o.version) return std::cout << "entities-images-contract " << tool_version() << "\n", 0;
+  if (o.list) {
+    for (const Rule& r : all_rules())
+      std::cout << r.name << "  [" << r.group << "]  " << r.summary << " (" << r.source << ")\n";
+    return 0;
+  }
+  if (o.client.insecure)
+    std::cerr << "WARNING: --insecure: TLS certificates are NOT verified; anyone on the path can impersonate "
+              << o.client.base_url << "\n";
+  if (!o.seed_given)
+    o.run.seed =
+        static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007;
+
+  try {
+    const Schemas schemas = Schemas::load();
+    Client client(o.client);
+    ProgressDisplay progress(std::cerr, isatty(STDERR_FILENO) != 0);
+    if (o.progress && o.run.mode == Mode::Full)
+      o.run.on_progress = [&](const Progress& p) { progress.update(p); };
+    char started[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    RunReport report = run_contract(client, schemas, o.run);
+    progress.finish();
+    report.base_url = o.client.base_url;
+    write_console_report(std::cout, report);
+    if (o.json) {
+      std::ofstream out(*o.json);
+      write_json_report(out, report, started);
+      if (!out) return std::cerr << "entities-images-contract: cannot write " << o.json->string() << "\n", 2;
+    }
+    if (o.junit && !write_junit_report(report, *o.junit))
+      return std::cerr << "entities-images-contract: cannot write " << o.junit->string() << "\n", 2;
+    if (!report.fatal_error.empty()) return 2;
+    return report.failed() > 0 ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << "entities-images-contract: error: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,427 @@
+// Rules that judge one page on its own: status, body, schemas, the record's cross-field rules and
+// the page length.
+#include <algorithm>
+#include <array>
+
+#include "check_support.hpp"
+#include "entimg/contract/checks.hpp"
+#include "mime_types.hpp"
+
+namespace entimg::contract {
+namespace {
+
+using detail::ExpectedMime;
+using detail::ImageType;
+using detail::Json;
+
+// The endpoint's own path (spec §4.1), to tell a deployment prefix in front of /media/.
+constexpr std::string_view kCollectionTail = "/edw/api/entities-images/";
+
+// "/prefix" when the collection lives under one, "" otherwise.
+std::string_view path_prefix(const CheckContext& context) {
+  const std::string_view path = context.collection_path;
+  return path.ends_with(kCollectionTail) ? path.substr(0, path.size() - kCollectionTail.size())
+                                         : std::string_view{};
+}
+
+// The path of an absolute URL or of an origin-relative one; nullopt for anything else.
+std::optional<std::string_view> url_path(std::string_view url) {
+  if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
+    const std::size_t slash = url.find_first_of("/?#", scheme + 3);
+    if (slash == std::string_view::npos || url[slash] != '/') return std::string_view{};
+    url.remove_prefix(slash);
+  } else if (!url.starts_with('/')) {
+    return std::nullopt;
+  }
+  return url.substr(0, url.find_first_of("?#"));
+}
+
+bool is_lower_hex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+// What is wrong with a stored path, or "" when it has filer's randomized layout (reference §4).
+// Sets uuid_v4 to whether the uuid is version 4 with the RFC 4122 variant.
+std::string file_layout_problem(std::string_view file, bool& uuid_v4) {
+  constexpr std::string_view kRoot = "filer_public/";
+  uuid_v4 = false;
+  if (!file.starts_with(kRoot)) return "expected it to start with filer_public/";
+  std::string_view rest = file.substr(kRoot.size());
+  const auto hex_run = [](std::string_view s) { return std::all_of(s.begin(), s.end(), is_lower_hex); };
+  if (rest.size() < 6 || rest[2] != '/' || rest[5] != '/' || !hex_run(rest.substr(0, 2)) ||
+      !hex_run(rest.substr(3, 2)))
+    return "expected two folders of 2 lowercase hex digits after filer_public/";
+  const std::string_view folders = rest.substr(0, 5);
+  rest.remove_prefix(6);
+  if (rest.size() < 37 || rest[36] != '/')
+    return "expected a lowercase hyphenated uuid (8-4-4-4-12 hex digits) folder after the hex folders";
+  const std::string_view uuid = rest.substr(0, 36);
+  for (std::size_t i = 0; i < uuid.size(); ++i) {
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? uuid[i] != '-' : !is_lower_hex(uuid[i]))
+      return "expected a lowercase hyphenated uuid (8-4-4-4-12 hex digits) folder, got " +
+             detail::quote(uuid);
+  }
+  if (folders.substr(0, 2) != uuid.substr(0, 2) || folders.substr(3, 2) != uuid.substr(2, 2))
+    return "expected the folders to be the uuid's first four hex digits (" + std::string(uuid.substr(0, 2)) +
+           "/" + std::string(uuid.substr(2, 2)) + "), got " + std::string(folders);
+  const std::string_view name = rest.substr(37);
+  if (name.empty()) return "expected a file name after the uuid folder";
+  if (name.find('/') != std::string_view::npos)
+    return "expected one file name after the uuid folder, got a path";
+  uuid_v4 = uuid[14] == '4' && (uuid[19] == '8' || uuid[19] == '9' || uuid[19] == 'a' || uuid[19] == 'b');
+  return "";
+}
+
+// is_valid, with a validator exception counted as "not valid" (then explained by schema_errors).
+bool schema_valid(const common::SchemaValidator& schema, const Json& doc) {
+  try {
+    return schema.is_valid(doc);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// The violations of doc. Every member of our envelope (but results) and of a record is a scalar, and
+// valijson throws on an array or object where a string with a "format" belongs, so such members are
+// reported here and replaced by null before the validator sees them.
+std::vector<common::SchemaError> schema_errors(const common::SchemaValidator& schema, const Json& doc) {
+  std::vector<common::SchemaError> out;
+  Json sanitized;
+  const Json* target = &doc;
+  if (doc.is_object()) {
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+      if (it.key() == "results" || !it->is_structured()) continue;
+      if (target == &doc) {
+        sanitized = doc;
+        target = &sanitized;
+      }
+      sanitized[it.key()] = nullptr;
+      out.push_back({"/" + detail::pointer_token(it.key()),
+                     "expected a string, a number or null here, got " + detail::describe(*it)});
+    }
+  }
+  const std::size_t replaced = out.size();
+  try {
+    for (auto& error : schema.validate(*target)) {
+      const auto same_place = [&](const common::SchemaError& e) { return e.pointer == error.pointer; };
+      if (std::none_of(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(replaced), same_place))
+        out.push_back(std::move(error));
+    }
+  } catch (const std::exception& e) {
+    out.push_back(
+        {"", "the schema validator could not judge this value: " + common::utf8_replace_invalid(e.what())});
+  }
+  if (out.empty()) out.push_back({"", "the schema validator rejected this value without saying why"});
+  return out;
+}
+
+std::string sent_text(const Page& page) {
+  std::string out;
+  for (const auto& [k, v] : page.sent)
+    out += (out.empty() ? "" : "&") + k + "=" + v;
+  return out.empty() ? "no parameters" : out;
+}
+
+// Each link's limit values must be exactly {expected}; reports through budget.
+void check_link_limits(const Json& body, std::string_view expected, std::string_view why,
+                       detail::FailureBudget& budget) {
+  for (const char* key : {"next", "previous"}) {
+    const Json* link = detail::member(body, key);
+    if (link == nullptr || !link->is_string()) continue;
+    const auto parsed = detail::parse_link(link->get_ref<const std::string&>());
+    const auto limits = detail::values_of(parsed.params, "limit");
+    if (limits.size() == 1 && detail::is_decimal_equal(limits[0], expected)) {
+      budget.pass();
+      continue;
+    }
+    std::string got = limits.empty() ? "no limit" : "limit=";
+    for (std::size_t i = 0; i < limits.size(); ++i)
+      got += (i ? "&limit=" : "") + detail::quote(limits[i]);
+    budget.fail(std::string("expected ") + key + " to carry limit=" + std::string(expected) + " (" +
+                    std::string(why) + "), got " + got,
+                std::string("/") + key);
+  }
+}
+
+}  // namespace
+
+/// "Success status 200 OK" (spec §4.1).
+void status_ok(const CheckContext&, const Page& page, Findings& findings) {
+  const HttpExchange& ex = page.exchange;
+  if (ex.status == 200) {
+    findings.pass("status_ok");
+    return;
+  }
+  std::string got =
+      ex.status == 0 ? "no answer: " + detail::quote(ex.error) : "status " + std::to_string(ex.status);
+  if (ex.status >= 300 && ex.status < 400)
+    if (const auto location = ex.header("Location")) got += " to " + detail::quote(*location);
+  findings.fail({"status_ok", "expected status 200, got " + got, ex.url, "", std::nullopt});
+}
+
+/// "Response body: page envelope" (spec §4.1): a 200 body is one JSON object.
+void json_body(const CheckContext&, const Page& page, Findings& findings) {
+  if (page.exchange.status != 200) return;
+  if (page.json && page.json->is_object()) {
+    findings.pass("json_body");
+    return;
+  }
+  const std::string got = page.json
+                              ? detail::describe(*page.json)
+                              : (page.json_error.empty() ? "a body that was not parsed" : page.json_error);
+  findings.fail({"json_body", "expected a JSON object, got " + got, page.exchange.url, "", std::nullopt});
+}
+
+/// "Page envelope: count, next, previous, results" (spec §2.2), against schema/page.schema.json.
+void page_schema(const CheckContext& context, const Page& page, Findings& findings) {
+  const Json* body = detail::body_object(page);
+  if (body == nullptr || context.page_schema == nullptr) return;
+  // The records are record_schema's: validating them here as well would double the costliest work
+  // of a run, so the envelope is checked with an empty results array in their place.
+  Json envelope = Json::object();
+  for (auto it = body->begin(); it != body->end(); ++it)
+    envelope[it.key()] = it.key() == "results" && it->is_array() ? Json::array() : *it;
+  detail::FailureBudget budget(findings, "page_schema", page.exchange.url);
+  if (schema_valid(*context.page_schema, envelope)) {
+    budget.pass();
+  } else {
+    for (auto& error : schema_errors(*context.page_schema, envelope))
+      budget.fail(std::move(error.message), std::move(error.pointer));
+  }
+  budget.finish();
+}
+
+/// "Image record: the 15 fields and their types" (spec §2.1), against schema/image-record.schema.json.
+void record_schema(const CheckContext& context, const Page& page, Findings& findings) {
+  const Json* results = detail::results_array(page);
+  if (results == nullptr || context.record_schema == nullptr) return;
+  detail::FailureBudget budget(findings, "record_schema", page.exchange.url);
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    const Json& record = (*results)[i];
+    if (schema_valid(*context.record_schema, record)) {  // the fast path: explain only what fails
+      budget.pass();
+      continue;
+    }
+    if (!budget.room()) {
+      budget.fail("");  // counted in the "… and N more" line
+      continue;
+    }
+    const auto id = detail::record_id(record);
+    for (auto& error : schema_errors(*context.record_schema, record))
+      budget.fail(std::move(error.message), detail::record_pointer(i) + error.pointer, id);
+  }
+  budget.finish();
+}
+
+/// "file equals the part of image that follows the media prefix" (spec §2.1; reference §4: Django's
+/// filepath_to_uri may percent-encode it, so the paths are compared decoded).
+void image_matches_file(const CheckContext& context, const Page& page, Findings& findings) {
+  const Json* results = detail::results_array(page);
+  if (results == nullptr) return;
+  const std::string_view prefix = path_prefix(context);
+  const auto own_origin = detail::normalised_origin(context.origin);
+  detail::FailureBudget budget(findings, "image_matches_file", page.exchange.url);
+  std::string decoded;
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    const Json* image = detail::member((*results)[i], "image");
+    const Json* file = detail::member((*results)[i], "file");
+    if (image == nullptr || file == nullptr || !image->is_string() || !file->is_string()) continue;
+    const std::string& image_url = image->get_ref<const std::string&>();
+    const std::string& stored = file->get_ref<const std::string&>();
+    const auto raw_path = url_path(image_url);
+    if (!raw_path) {
+      budget.fail(
+          "expected image to be a URL ending in /media/" + stored + ", got " + detail::quote(image_url),
+          detail::record_pointer(i, "image"), detail::record_id((*results)[i]));
+      continue;
+    }
+    std::string_view path = *raw_path;
+    if (path.find('%') != std::string_view::npos) {
+      decoded = common::percent_decode(path, false);
+      path = decoded;
+    }
+    bool ok = path.size() >= stored.size() + 7 && path.ends_with(stored) &&
+              path.substr(0, path.size() - stored.size()).ends_with("/media/");
+    if (ok) {
+      const std::string_view before = path.substr(0, path.size() - stored.size() - 7);
+      // A media host of its own (a CDN MEDIA_URL) may have any path prefix; link_origin judges the host.
+      ok = before.empty() || before == prefix || detail::normalised_origin(image_url) != own_origin;
+    }
+    if (ok) {
+      budget.pass();
+      continue;
+    }
+    budget.fail("expected image's path (percent-decoded) to be " + std::string(prefix) + "/media/ + file = " +
+                    detail::quote(std::string(prefix) + "/media/" + stored) + ", got " + detail::quote(path),
+                detail::record_pointer(i, "image"), detail::record_id((*results)[i]));
+  }
+  budget.finish();
+}
+
+/// "media/filer_public/<2 hex>/<2 hex>/<uuid>/<stored file name>" (spec §2.1); the folders are the
+/// uuid's first four hex digits (reference §4, django-filer's randomized generator).
+void file_layout(const CheckContext&, const Page& page, Findings& findings) {
+  const Json* results = detail::results_array(page);
+  if (results == nullptr) return;
+  detail::FailureBudget budget(findings, "file_layout", page.exchange.url);
+  bool all_v4 = true;
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    const Json* file = detail::member((*results)[i], "file");
+    if (file == nullptr || !file->is_string()) continue;
+    bool v4 = false;
+    const std::string problem = file_layout_problem(file->get_ref<const std::string&>(), v4);
+    if (problem.empty()) {
+      budget.pass();
+      all_v4 = all_v4 && v4;
+      continue;
+    }
+    budget.fail(problem + " in file " + detail::quote(file->get_ref<const std::string&>()),
+                detail::record_pointer(i, "file"), detail::record_id((*results)[i]));
+  }
+  budget.finish();
+  // Not a failure: the spec says only <uuid>, and files imported by other routes may use other uuids.
+  if (!all_v4)
+    findings.note(
+        "file_layout",
+        "some file uuids are not version 4 (django-filer's randomized generator uses uuid4); accepted, "
+        "as the spec only says <uuid>");
+}
+
+/// "mime_type: media type of the file" (spec §2.1), i.e. mimetypes.guess_type of the stored name,
+/// "" when unknown (reference C12, §1.6).
+void mime_type_matches_extension(const CheckContext&, const Page& page, Findings& findings) {
+  const Json* results = detail::results_array(page);
+  if (results == nullptr) return;
+  detail::FailureBudget budget(findings, "mime_type_matches_extension", page.exchange.url);
+  for (std::size_t i = 0; i < results->size(); ++i) {
+    const Json* file = detail::member((*results)[i], "file");
+    const Json* mime = detail::member((*results)[i], "mime_type");
+    if (file == nullptr || mime == nullptr || !file->is_string() || !mime->is_string()) continue;
+    const std::string& type = mime->get_ref<const std::string&>();
+    const ExpectedMime expected = detail::expected_mime(file->get_ref<const std::string&>());
+    std::string problem;
+    if (expected.image != nullptr) {
+      const bool ok = type == expected.image->type ||
+                      (!expected.image->other_type.empty() && type == expected.image->other_type) ||
+                      (type.empty() && expected.empty_ok) ||
+                      (expected.any_other_ok && !detail::is_image_table_type(type));
+      if (!ok)
+        problem = "expected mime_type " + detail::quote(expected.image->type) + " for extension " +
+                  detail::quote(expected.extension) + ", got " + detail::quote(type);
+    } else if (!type.empty()) {
+      // An extension unknown here may be known to the host's /etc/mime.types; only a type that
+      // belongs to another image extension is surely wrong.
+      if (const ImageType* other = detail::image_table_type(type))
+        problem = "expected mime_type \"\" (or the host's type) for extension " +
+                  (expected.extension.empty() ? std::string("none") : detail::quote(expected.extension)) +
+                  ", got " + detail::quote(type) + ", the type of " + std::string(other->extension);
+    }
+    if (problem.empty()) {
+      budget.pass();
+    } else {
+      budget.fail(problem + " (file " + detail::quote(file->get_ref<const std::string&>()) + ")",
+                  detail::record_pointer(i, "mime_type"), detail::record_id((*results)[i]));
+    }
+  }
+  budget.finish();
+}
+
+/// "results holds max(0, min(limit, count − offset)) records" for the effective window (reference
+/// §2.2, C2 / DRF pagination.py paginate_queryset).
+void page_length(const CheckContext&, const Page& page, Findings& findings) {
+  const Json* body = detail::body_object(page);
+  const Json* results = detail::results_array(page);
+  if (body == nullptr || results == nullptr) return;
+  const auto count = detail::as_count(detail::member(*body, "count"));
+  if (!count) return;
+  const std::uint64_t limit = page.effective_limit, offset = page.effective_offset;
+  const std::uint64_t expected = *count > offset ? std::min(*count - offset, limit) : 0;
+  if (results->size() == expected) {
+    findings.pass("page_length");
+    return;
+  }
+  findings.fail({"page_length",
+                 "expected " + std::to_string(expected) + " records (count " + std::to_string(*count) +
+                     ", offset " + std::to_string(offset) + ", limit " + std::to_string(limit) + "), got " +
+                     std::to_string(results->size()),
+                 page.exchange.url, "/results", std::nullopt});
+}
+
+/// "The page length in the links is 12, and results holds 12 records on a full page" (spec §2.2 rule 4).
+void default_page_length(const CheckContext&, const Page& default_page, Findings& findings) {
+  const Json* body = detail::body_object(default_page);
+  if (body == nullptr) return;
+  detail::FailureBudget budget(findings, "default_page_length", default_page.exchange.url);
+  const Json* results = detail::results_array(default_page);
+  const auto count = detail::as_count(detail::member(*body, "count"));
+  const std::uint64_t offset = default_page.effective_offset;
+  if (results != nullptr && count) {
+    const std::uint64_t expected = *count > offset ? std::min<std::uint64_t>(*count - offset, 12) : 0;
+    if (results->size() == expected) {
+      budget.pass();
+    } else {
+      budget.fail("expected " + std::to_string(expected) + " records on a default page (12 at most; count " +
+                      std::to_string(*count) + ", offset " + std::to_string(offset) +
+                      ", no limit sent), got " + std::to_string(results->size()),
+                  "/results");
+    }
+  }
+  check_link_limits(*body, "12", "the default page length", budget);
+  budget.finish();
+}
+
+/// "limit=abc|0|-1|huge, offset=abc|-1|beyond count: never a 5xx, DRF's effective limit and offset"
+/// (reference §2.1 / DRF pagination.py _positive_int: bad values fall back to 12 and 0 with a 200).
+void parameter_probe(const CheckContext&, const Page& probe, Findings& findings) {
+  const HttpExchange& ex = probe.exchange;
+  const std::string sent = "for " + sent_text(probe) + ": ";
+  detail::FailureBudget budget(findings, "parameter_probe", ex.url);
+  const std::string window =
+      "limit " + std::to_string(probe.effective_limit) + ", offset " + std::to_string(probe.effective_offset);
+  if (ex.status != 200) {
+    const std::string got = ex.status == 0     ? "no answer: " + detail::quote(ex.error)
+                            : ex.status >= 500 ? "status " + std::to_string(ex.status) + " (a server error)"
+                                               : "status " + std::to_string(ex.status);
+    budget.fail(sent + "expected status 200 with DRF's window (" + window + "), got " + got);
+    budget.finish();
+    return;
+  }
+  const Json* body = detail::body_object(probe);
+  const Json* results = detail::results_array(probe);
+  if (body == nullptr || results == nullptr) {
+    budget.fail(sent + "expected a page (a JSON object with a results array), got " +
+                (probe.json ? detail::describe(*probe.json) : probe.json_error));
+    budget.finish();
+    return;
+  }
+  if (const auto count = detail::as_count(detail::member(*body, "count"))) {
+    const std::uint64_t expected = *count > probe.effective_offset
+                                       ? std::min(*count - probe.effective_offset, probe.effective_limit)
+                                       : 0;
+    if (results->size() == expected) {
+      budget.pass();
+    } else {
+      budget.fail(sent + "expected " + std::to_string(expected) + " records (DRF's window: " + window +
+                      ", count " + std::to_string(*count) + "), got " + std::to_string(results->size()),
+                  "/results");
+    }
+  }
+  check_link_limits(*body, detail::decimal(probe.effective_limit), "DRF's effective limit", budget);
+  if (const Json* next = detail::member(*body, "next"); next != nullptr && next->is_string()) {
+    const auto offsets =
+        detail::values_of(detail::parse_link(next->get_ref<const std::string&>()).params, "offset");
+    const std::string expected = detail::add_decimal(probe.effective_offset, probe.effective_limit);
+    if (offsets.size() == 1 && detail::is_decimal_equal(offsets[0], expected)) {
+      budget.pass();
+    } else {
+      budget.fail(sent + "expected next to carry offset=" + expected + " (DRF's window: " + window +
+                      "), got " +
+                      (offsets.empty() ? std::string("no offset") : "offset=" + detail::quote(offsets[0])),
+                  "/next");
+    }
+  }
+  budget.finish();
+}
+
+}  // namespace entimg::contract

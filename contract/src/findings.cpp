@@ -1,0 +1,100 @@
+#include <algorithm>
+
+#include "check_support.hpp"
+#include "entimg/common/url.hpp"
+#include "entimg/contract/checks.hpp"
+
+namespace entimg::contract {
+
+void Findings::pass(std::string_view rule, std::uint64_t n) {
+  if (n == 0) return;
+  for (auto& [name, count] : passes_) {
+    if (name == rule) {
+      count += n;
+      return;
+    }
+  }
+  passes_.emplace_back(std::string(rule), n);
+}
+
+void Findings::note(std::string_view rule, std::string text) {
+  for (const auto& [name, existing] : notes_)
+    if (name == rule && existing == text) return;
+  notes_.emplace_back(std::string(rule), std::move(text));
+}
+
+std::uint64_t Findings::checked(std::string_view rule) const {
+  std::uint64_t n = 0;
+  for (const auto& [name, count] : passes_)
+    if (name == rule) n += count;
+  for (const Failure& f : failures_)
+    if (f.rule == rule) ++n;
+  return n;
+}
+
+void Findings::merge(const Findings& other) {
+  failures_.insert(failures_.end(), other.failures_.begin(), other.failures_.end());
+  for (const auto& [rule, count] : other.passes_)
+    pass(rule, count);
+  for (const auto& [rule, text] : other.notes_)
+    note(rule, text);
+}
+
+namespace detail {
+
+void FailureBudget::fail(std::string message, std::string pointer, std::optional<std::int64_t> id) {
+  if (reported_ >= kFailuresPerPage) {
+    ++more_;
+    return;
+  }
+  ++reported_;
+  findings_.fail({std::string(rule_), std::move(message), url_, std::move(pointer), id});
+}
+
+void FailureBudget::finish(std::string_view what_more) {
+  if (more_ > 0) {
+    findings_.fail(
+        {std::string(rule_),
+         "… and " + std::to_string(more_) + " more " + std::string(what_more) + " of this rule on this page",
+         url_, "", std::nullopt});
+    more_ = 0;
+  }
+  findings_.pass(rule_, passes_);
+  passes_ = 0;
+}
+
+namespace {
+
+// Cuts text at max bytes without splitting a UTF-8 sequence.
+std::string cut_utf8(std::string text, std::size_t max) {
+  if (text.size() <= max) return text;
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U)
+    --cut;
+  text.resize(cut);
+  return text + "…";
+}
+
+}  // namespace
+
+std::string describe(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::object:
+      return "an object of " + std::to_string(value.size()) + " keys";
+    case Json::value_t::array:
+      return "an array of " + std::to_string(value.size()) + " items";
+    case Json::value_t::string:
+      return cut_utf8(value.dump(-1, ' ', false, Json::error_handler_t::replace), 80);
+    case Json::value_t::discarded:
+      return "nothing";
+    default:
+      return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  }
+}
+
+std::string quote(std::string_view text) {
+  return "\"" + cut_utf8(common::utf8_replace_invalid(text), 120) + "\"";
+}
+
+}  // namespace detail
+}  // namespace entimg::contract

@@ -1,0 +1,244 @@
+#include "entimg/contract/observation.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "check_support.hpp"
+
+namespace entimg::contract {
+namespace {
+
+// A page is three levels deep; anything far deeper is refused before parsing, because nlohmann's
+// dump, comparison and the schema validator recurse once per level and a hostile body could
+// exhaust the stack.
+constexpr std::size_t kMaxDepth = 128;
+
+// Deepest nesting of [ and { outside strings, stopping as soon as it passes kMaxDepth. Strings are
+// skipped with memchr, so the scan costs a fraction of the parse it guards.
+std::size_t nesting_depth(std::string_view body) {
+  std::size_t depth = 0, deepest = 0;
+  const char* const data = body.data();
+  const std::size_t size = body.size();
+  for (std::size_t i = 0; i < size;) {
+    const char c = data[i];
+    if (c == '"') {
+      std::size_t from = i + 1;
+      for (;;) {
+        const void* found = std::memchr(data + from, '"', size - from);
+        if (found == nullptr) return deepest;  // unterminated: the parser says so
+        const auto quote_at = static_cast<std::size_t>(static_cast<const char*>(found) - data);
+        std::size_t backslashes = 0;
+        while (quote_at - backslashes > from && data[quote_at - backslashes - 1] == '\\')
+          ++backslashes;
+        from = quote_at + 1;
+        if (backslashes % 2 == 0) break;  // not escaped: the string ends here
+      }
+      i = from;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > kMaxDepth) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+    ++i;
+  }
+  return deepest;
+}
+
+}  // namespace
+
+void parse_body(Page& page) {
+  page.json.reset();
+  page.json_error.clear();
+  const std::string& body = page.exchange.body;
+  if (page.exchange.body_truncated) {
+    page.json_error = "the body was cut at " + std::to_string(body.size()) + " bytes (over the size limit)";
+    return;
+  }
+  if (body.empty()) {
+    page.json_error = "the body is empty";
+    return;
+  }
+  if (nesting_depth(body) > kMaxDepth) {
+    page.json_error = "the body nests arrays/objects deeper than " + std::to_string(kMaxDepth) + " levels";
+    return;
+  }
+  try {
+    page.json = nlohmann::json::parse(body);
+  } catch (const nlohmann::json::exception& e) {
+    // The message quotes the bytes read last, which may be invalid UTF-8.
+    page.json_error = "not JSON: " + common::utf8_replace_invalid(e.what());
+  }
+}
+
+namespace detail {
+
+const Json* body_object(const Page& page) {
+  if (page.exchange.status != 200 || !page.json || !page.json->is_object()) return nullptr;
+  return &*page.json;
+}
+
+const Json* member(const Json& obj, std::string_view key) {
+  if (!obj.is_object()) return nullptr;
+  const auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+const Json* results_array(const Page& page) {
+  const Json* body = body_object(page);
+  if (body == nullptr) return nullptr;
+  const Json* results = member(*body, "results");
+  return results != nullptr && results->is_array() ? results : nullptr;
+}
+
+std::optional<std::uint64_t> as_count(const Json* value) {
+  if (value == nullptr) return std::nullopt;
+  if (value->is_number_unsigned()) return value->get<std::uint64_t>();
+  if (value->is_number_integer() && value->get<std::int64_t>() >= 0)
+    return static_cast<std::uint64_t>(value->get<std::int64_t>());
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> record_id(const Json& record) {
+  const Json* id = member(record, "id");
+  if (id == nullptr || !id->is_number_integer()) return std::nullopt;
+  if (id->is_number_unsigned() && id->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+    return std::nullopt;
+  return id->get<std::int64_t>();
+}
+
+std::string pointer_token(std::string_view key) {
+  std::string out;
+  out.reserve(key.size());
+  for (const char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string record_pointer(std::size_t index, std::string_view key) {
+  std::string out = "/results/" + std::to_string(index);
+  if (!key.empty()) out += "/" + pointer_token(key);
+  return out;
+}
+
+Link parse_link(std::string_view url) {
+  Link link;
+  link.parts = common::split_url(url);
+  link.absolute = link.parts.ok && (link.parts.scheme == "http" || link.parts.scheme == "https");
+  std::string_view query;
+  if (link.parts.ok) {
+    query = link.parts.query;
+  } else if (const std::size_t q = url.find('?'); q != std::string_view::npos) {
+    query = url.substr(q + 1);
+    query = query.substr(0, query.find('#'));
+  }
+  link.params = common::parse_query(query);
+  return link;
+}
+
+std::vector<std::string> values_of(const common::QueryParams& params, std::string_view key) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : params)
+    if (k == key) out.emplace_back(v);
+  return out;
+}
+
+std::string decimal(std::uint64_t n) {
+  return std::to_string(n);
+}
+
+std::string add_decimal(std::uint64_t a, std::uint64_t b) {
+  if (a <= UINT64_MAX - b) return std::to_string(a + b);
+  // Schoolbook addition of the two decimal strings: only offsets near 2^64 get here.
+  const std::string x = std::to_string(a), y = std::to_string(b);
+  std::string out;
+  int carry = 0;
+  for (std::size_t i = 0; i < std::max(x.size(), y.size()) || carry; ++i) {
+    int digit = carry;
+    if (i < x.size()) digit += x[x.size() - 1 - i] - '0';
+    if (i < y.size()) digit += y[y.size() - 1 - i] - '0';
+    out.push_back(static_cast<char>('0' + digit % 10));
+    carry = digit / 10;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+bool is_decimal_equal(std::string_view text, std::string_view expected) {
+  if (text.empty()) return false;
+  for (const char c : text)
+    if (c < '0' || c > '9') return false;
+  while (text.size() > 1 && text.front() == '0')
+    text.remove_prefix(1);
+  return text == expected;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+    text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+    text.remove_suffix(1);
+  return text;
+}
+
+std::vector<std::string_view> header_values(const HttpExchange& exchange, std::string_view name) {
+  std::vector<std::string_view> out;
+  for (const auto& [k, v] : exchange.headers)
+    if (iequals(k, name)) out.emplace_back(v);
+  return out;
+}
+
+std::vector<std::string_view> list_elements(const std::vector<std::string_view>& values) {
+  std::vector<std::string_view> out;
+  for (std::string_view value : values) {
+    while (true) {
+      const std::size_t comma = value.find(',');
+      const std::string_view element = trim(value.substr(0, comma));
+      if (!element.empty()) out.push_back(element);
+      if (comma == std::string_view::npos) break;
+      value.remove_prefix(comma + 1);
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> normalised_origin(std::string_view url) {
+  const common::UrlParts parts = common::split_url(url);
+  if (!parts.ok || (parts.scheme != "http" && parts.scheme != "https")) return std::nullopt;
+  std::string authority = parts.authority;
+  std::transform(authority.begin(), authority.end(), authority.begin(),
+                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
+  // A port is the digits after the last ':' that follows any IPv6 literal's ']'.
+  const std::size_t bracket = authority.rfind(']');
+  const std::size_t colon = authority.rfind(':');
+  if (colon != std::string::npos && (bracket == std::string::npos || colon > bracket)) {
+    const std::string_view port = std::string_view(authority).substr(colon + 1);
+    if (port.empty() || (parts.scheme == "http" && port == "80") ||
+        (parts.scheme == "https" && port == "443"))
+      authority.resize(colon);
+  }
+  return parts.scheme + "://" + authority;
+}
+
+}  // namespace detail
+}  // namespace entimg::contract

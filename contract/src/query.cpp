@@ -1,0 +1,64 @@
+#include "query.hpp"
+
+namespace entimg::contract::detail {
+namespace {
+
+void append_encoded(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                            c == '-' || c == '.' || c == '_' || c == '~';
+    if (unreserved) {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+}
+
+// A window value as the suite understands it: plain ASCII digits, else the fallback.
+std::uint64_t digits_or(const std::string* text, std::uint64_t fallback, bool zero_allowed) {
+  if (!text || text->empty() || text->size() > 19 ||
+      text->find_first_not_of("0123456789") != std::string::npos)
+    return fallback;
+  const std::uint64_t v = std::stoull(*text);
+  return v == 0 && !zero_allowed ? fallback : v;
+}
+
+}  // namespace
+
+std::string path_with_query(std::string_view path, const common::QueryParams& params) {
+  std::string out(path);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    out.push_back(i == 0 ? '?' : '&');
+    append_encoded(out, params[i].first);
+    out.push_back('=');
+    append_encoded(out, params[i].second);
+  }
+  return out;
+}
+
+std::optional<PageQuery> next_link_query(const Page& page) {
+  if (!page.json || !page.json->is_object()) return std::nullopt;
+  const auto it = page.json->find("next");
+  if (it == page.json->end() || !it->is_string()) return std::nullopt;
+  const common::UrlParts url = common::split_url(it->get_ref<const std::string&>());
+  if (!url.ok) return std::nullopt;
+  PageQuery q;
+  q.label = "next of " + page.exchange.url;
+  q.params = common::parse_query(url.query);
+  q.effective_limit = digits_or(common::last_value(q.params, "limit"), 12, false);
+  q.effective_offset = digits_or(common::last_value(q.params, "offset"), 0, true);
+  return q;
+}
+
+bool next_is_null(const Page& page) {
+  if (!page.json || !page.json->is_object()) return false;
+  const auto it = page.json->find("next");
+  return it != page.json->end() && it->is_null();
+}
+
+}  // namespace entimg::contract::detail

@@ -1,0 +1,134 @@
+#include "entimg/contract/report.hpp"
+
+#include <iomanip>
+#include <nlohmann/json.hpp>
+
+#include "entimg/common/url.hpp"
+
+namespace entimg::contract {
+namespace {
+
+// What a broken server sent can reach a message: keep a terminal safe from control bytes and
+// invalid UTF-8.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const char ch : common::utf8_replace_invalid(text)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7F) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out.append({'\\', 'x', kHex[c >> 4], kHex[c & 15]});
+    } else {
+      out.push_back(ch);
+    }
+  }
+  return out;
+}
+
+std::string_view mode_name(Mode mode) {
+  return mode == Mode::Full ? "full" : "quick";
+}
+
+std::string where(const Failure& f) {
+  std::string at = f.url;
+  if (!f.pointer.empty()) at += (at.empty() ? "" : " ") + std::string("at ") + f.pointer;
+  if (f.record_id) at += (at.empty() ? "" : ", ") + std::string("record id ") + std::to_string(*f.record_id);
+  return at;
+}
+
+}  // namespace
+
+std::string_view tool_version() {
+  return "0.1.0";
+}
+
+std::string status_of(const RuleOutcome& outcome, Mode mode) {
+  if (!outcome.selected) return "SKIP (left out by --only/--skip)";
+  if (outcome.failed()) return "FAIL";
+  if (outcome.checked == 0)
+    return outcome.rule->group == "walk" && mode == Mode::Quick ? "SKIP (walk rules run in --mode full)"
+                                                                : "SKIP (nothing to check)";
+  return "PASS";
+}
+
+void write_console_report(std::ostream& out, const RunReport& report, std::size_t max_failures_per_rule) {
+  out << "entities-images-contract " << tool_version() << ": " << mode_name(report.mode) << " run of "
+      << report.base_url << " (seed " << report.seed << ")\n";
+  if (!report.fatal_error.empty()) out << "ERROR " << printable(report.fatal_error) << "\n";
+  for (const RuleOutcome& r : report.rules) {
+    const std::string status = status_of(r, report.mode);
+    out << std::left << std::setw(5) << status.substr(0, 4) << " " << std::setw(28) << r.rule->name;
+    if (status.starts_with("SKIP"))
+      out << " " << status.substr(5);
+    else if (r.failed())
+      out << " " << r.failures.size() << " failure" << (r.failures.size() == 1 ? "" : "s") << " in "
+          << r.checked << " checks";
+    else
+      out << " " << r.checked << " checked";
+    out << "\n";
+    if (r.failed()) out << "      rule: " << r.rule->summary << " (" << r.rule->source << ")\n";
+    for (std::size_t i = 0; i < r.failures.size() && i < max_failures_per_rule; ++i) {
+      out << "      - " << printable(r.failures[i].message) << "\n";
+      if (const std::string at = where(r.failures[i]); !at.empty())
+        out << "        " << printable(at) << "\n";
+    }
+    if (r.failures.size() > max_failures_per_rule)
+      out << "      … and " << r.failures.size() - max_failures_per_rule
+          << " more (all are in the JSON report)\n";
+    for (const std::string& note : r.notes)
+      out << "      note: " << printable(note) << "\n";
+  }
+  const auto seconds = [](std::chrono::milliseconds ms) { return static_cast<double>(ms.count()) / 1000.0; };
+  out << std::fixed << std::setprecision(1) << report.requests << " requests";
+  if (report.mode == Mode::Full)
+    out << ", " << report.records_seen << " records walked in " << seconds(report.walk_duration) << " s ("
+        << std::setprecision(0)
+        << static_cast<double>(report.records_seen) / std::max(0.001, seconds(report.walk_duration))
+        << " records/s)" << std::setprecision(1);
+  out << ", " << seconds(report.duration) << " s in all\n";
+  const std::size_t skipped = report.rules.size() - report.passed() - report.failed();
+  out << report.passed() << " passed, " << report.failed() << " failed, " << skipped << " skipped\n";
+}
+
+void write_json_report(std::ostream& out, const RunReport& report, std::string_view started_at) {
+  nlohmann::ordered_json doc;
+  doc["tool"] = "entities-images-contract";
+  doc["version"] = tool_version();
+  doc["base_url"] = report.base_url;
+  doc["mode"] = mode_name(report.mode);
+  doc["seed"] = report.seed;
+  doc["started_at"] = started_at;
+  doc["duration_ms"] = report.duration.count();
+  doc["requests"] = report.requests;
+  doc["records_walked"] = report.records_seen;
+  doc["walk_duration_ms"] = report.walk_duration.count();
+  doc["error"] = report.fatal_error.empty() ? nlohmann::ordered_json(nullptr)
+                                            : nlohmann::ordered_json(report.fatal_error);
+  doc["summary"] = {{"passed", report.passed()},
+                    {"failed", report.failed()},
+                    {"skipped", report.rules.size() - report.passed() - report.failed()}};
+  auto& rules = doc["rules"] = nlohmann::ordered_json::array();
+  for (const RuleOutcome& r : report.rules) {
+    const std::string status = status_of(r, report.mode);
+    nlohmann::ordered_json rule;
+    rule["name"] = r.rule->name;
+    rule["group"] = r.rule->group;
+    rule["summary"] = r.rule->summary;
+    rule["source"] = r.rule->source;
+    rule["status"] = status.substr(0, 4) == "PASS" ? "pass" : status.substr(0, 4) == "FAIL" ? "fail" : "skip";
+    if (status.starts_with("SKIP")) rule["skip_reason"] = status.substr(6, status.size() - 7);
+    rule["checked"] = r.checked;
+    auto& failures = rule["failures"] = nlohmann::ordered_json::array();
+    for (const Failure& f : r.failures) {
+      nlohmann::ordered_json item{{"message", f.message}, {"url", f.url}, {"pointer", f.pointer}};
+      item["record_id"] =
+          f.record_id ? nlohmann::ordered_json(*f.record_id) : nlohmann::ordered_json(nullptr);
+      failures.push_back(std::move(item));
+    }
+    rule["notes"] = r.notes;
+    rules.push_back(std::move(rule));
+  }
+  // Broken servers send broken bytes; the report must still be valid JSON.
+  out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace entimg::contract

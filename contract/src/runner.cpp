@@ -1,0 +1,376 @@
+// The plan of a run. Quick: a bounded set of pages and probes. Full: the same, plus a walk along
+// `next` over the whole collection. Pages are judged by the page rules as they arrive; the walk
+// rules see them in order.
+#include "entimg/contract/runner.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "entimg/common/prng.hpp"
+#include "entimg/common/url.hpp"
+#include "query.hpp"
+
+namespace entimg::contract {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A limit far beyond any collection that still fits the databases' 64-bit LIMIT arithmetic
+// (DRF on SQLite answers 500 above 2^63; that is the database, not the contract).
+constexpr std::uint64_t kHugeLimit = 4611686018427387904ULL;  // 2^62
+
+Page fetch(Client& client, const CheckContext& context, const PageQuery& query) {
+  Page page;
+  page.sent = query.params;
+  page.effective_limit = query.effective_limit;
+  page.effective_offset = query.effective_offset;
+  page.exchange = client.request("GET", detail::path_with_query(context.collection_path, query.params));
+  parse_body(page);
+  return page;
+}
+
+// Every rule that judges one page on its own.
+void check_page(const CheckContext& context, const Page& page, Findings& findings) {
+  status_ok(context, page, findings);
+  json_body(context, page, findings);
+  content_type_json(context, page, findings);
+  allow_header(context, page, findings);
+  vary_accept(context, page, findings);
+  page_schema(context, page, findings);
+  record_schema(context, page, findings);
+  image_matches_file(context, page, findings);
+  file_layout(context, page, findings);
+  mime_type_matches_extension(context, page, findings);
+  page_length(context, page, findings);
+  next_link_offset(context, page, findings);
+  previous_link_offset(context, page, findings);
+  links_keep_parameters(context, page, findings);
+  link_origin(context, page, findings);
+  results_ascending(context, page, findings);
+}
+
+PageQuery query(std::string label, std::optional<std::uint64_t> limit, std::optional<std::uint64_t> offset,
+                common::QueryParams extra = {}) {
+  PageQuery q;
+  q.label = std::move(label);
+  q.params = std::move(extra);
+  if (limit) q.params.emplace_back("limit", std::to_string(*limit));
+  if (offset) q.params.emplace_back("offset", std::to_string(*offset));
+  q.effective_limit = limit.value_or(12);
+  q.effective_offset = offset.value_or(0);
+  return q;
+}
+
+// Probes with values DRF replaces (reference §2.1): the expected window is the replacement.
+PageQuery probe(std::string name, std::string value, std::uint64_t limit, std::uint64_t offset,
+                common::QueryParams extra = {}) {
+  PageQuery q;
+  q.label = name + "=" + value;
+  q.params = std::move(extra);
+  q.params.emplace_back(std::move(name), std::move(value));
+  q.effective_limit = limit;
+  q.effective_offset = offset;
+  return q;
+}
+
+class Run {
+ public:
+  Run(Client& client, const Schemas& schemas, const RunOptions& options)
+      : client_(client), options_(options) {
+    context_.origin = client.origin();
+    if (options.public_url)
+      if (const auto origin = origin_of(*options.public_url)) context_.origin = *origin;
+    context_.collection_path = client.base_path() + "/edw/api/entities-images/";
+    context_.order_key = options.order_key;
+    context_.page_schema = &schemas.page;
+    context_.record_schema = &schemas.record;
+  }
+
+  RunReport execute() {
+    const auto started = Clock::now();
+    RunReport report;
+    report.base_url = client_.origin() + client_.base_path();
+    report.mode = options_.mode;
+    report.seed = options_.seed;
+    if (const std::string fatal = quick(); !fatal.empty()) {
+      report.fatal_error = fatal;
+    } else if (options_.mode == Mode::Full) {
+      walk();
+    }
+    report.requests = client_.requests_sent();
+    report.records_seen = walk_records_;
+    report.walk_duration = walk_duration_;
+    report.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+    fill_outcomes(report);
+    return report;
+  }
+
+ private:
+  std::optional<std::uint64_t> count_of(const Page& page) const {
+    if (!page.json || !page.json->is_object()) return std::nullopt;
+    const auto it = page.json->find("count");
+    if (it == page.json->end() || !it->is_number_unsigned()) return std::nullopt;
+    return it->get<std::uint64_t>();
+  }
+
+  Page get(const PageQuery& q) {
+    Page page = fetch(client_, context_, q);
+    check_page(context_, page, findings_);
+    return page;
+  }
+
+  // Returns a reason when the deployment cannot be checked at all.
+  std::string quick() {
+    const Page first = get(query("first page", std::nullopt, std::nullopt));
+    if (first.exchange.status == 0) return "cannot check " + first.exchange.url + ": " + first.exchange.error;
+    const std::uint64_t count = count_of(first).value_or(0);
+    default_page_length(context_, first, findings_);
+
+    const Page second = get(query("second page", std::nullopt, 12));
+    ascending_across_pages(context_, first, second, findings_);
+
+    common::Pcg32 rng(options_.seed, 0x51);
+    const std::uint64_t middle = count > 1 ? rng.next_u64() % count : 0;
+    const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}));
+    refetch_same_ids(context_, mid, get(query("random middle page again", 12, middle, {{"format", "json"}})),
+                     findings_);
+    const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
+    get(query("last page", std::nullopt, last_offset));
+    get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));
+    get(query("overflow page", std::nullopt, count + 7));
+
+    const Page with_format =
+        get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}}));
+    format_json_same(context_, with_format, first, findings_);
+
+    const std::uint64_t tail = count > 2 ? count - 2 : 0;
+    for (const PageQuery& q :
+         {probe("limit", "abc", 12, 0), probe("limit", "0", 12, 0), probe("limit", "-1", 12, 0),
+          probe("limit", std::to_string(kHugeLimit), kHugeLimit, tail, {{"offset", std::to_string(tail)}}),
+          probe("offset", "abc", 12, 0), probe("offset", "-1", 12, 0),
+          probe("offset", std::to_string(count + 100), 12, count + 100)})
+      parameter_probe(context_, get(q), findings_);
+
+    const HttpExchange head = client_.request("HEAD", detail::path_with_query(context_.collection_path, {}));
+    head_matches_get(context_, first, head, findings_);
+    options_ok(context_, client_.request("OPTIONS", detail::path_with_query(context_.collection_path, {})),
+               findings_);
+    first_count_ = count;
+    return "";
+  }
+
+  void walk();
+  void walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous, std::uint64_t cap);
+  void consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous);
+  void fill_outcomes(RunReport& report) const;
+
+  Client& client_;
+  const RunOptions& options_;
+  CheckContext context_;
+  Findings findings_;
+  std::uint64_t first_count_ = 0;
+  std::uint64_t walk_records_ = 0;
+  std::uint64_t walk_pages_ = 0;
+  Clock::time_point walk_started_;
+  std::chrono::milliseconds walk_duration_{0};
+  bool reached_end_ = false;
+};
+
+// An empty page whose `next` is not null cannot come from DRF (next is null once offset+limit >= count,
+// and a page is empty only past count); following it could go on for ever against a server that
+// claims a huge count, so the walk stops there and walk_reaches_end says why.
+bool empty_with_next(const Page& page) {
+  if (!page.json || !page.json->is_object()) return false;
+  const auto results = page.json->find("results");
+  const auto next = page.json->find("next");
+  return results != page.json->end() && results->is_array() && results->empty() && next != page.json->end() &&
+         !next->is_null();
+}
+
+void Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous) {
+  findings_.merge(page_findings);
+  walker.add(page, findings_);
+  if (previous) ascending_across_pages(context_, *previous, page, findings_);
+  ++walk_pages_;
+  walk_records_ = walker.records_seen();
+  if (options_.on_progress)
+    options_.on_progress(
+        {walk_records_, first_count_, walk_pages_,
+         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - walk_started_)});
+  previous = std::move(page);
+}
+
+// Follows `next` links one by one (their path and query, always on the base origin: a link to
+// another host is reported by link_origin and never contacted).
+void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous,
+                          std::uint64_t cap) {
+  while (walk_pages_ < cap && client_.budget_left()) {
+    Page page = fetch(client_, context_, next);
+    Findings page_findings;
+    check_page(context_, page, page_findings);
+    const auto link = detail::next_link_query(page);
+    const bool dead_end = empty_with_next(page);
+    consume(std::move(page), std::move(page_findings), walker, previous);
+    if (!link || dead_end) {
+      reached_end_ = previous && detail::next_is_null(*previous);
+      if (dead_end)
+        findings_.fail({"walk_reaches_end",
+                        "expected next to be null on an empty page, got a link: "
+                        "the walk stops here",
+                        previous->exchange.url, "/next", std::nullopt});
+      return;
+    }
+    next = *link;
+  }
+}
+
+void Run::walk() {
+  walk_started_ = Clock::now();
+  WalkChecker walker(context_);
+  std::optional<Page> previous;
+  const std::uint64_t limit = options_.walk_limit ? options_.walk_limit : 12;
+  const std::uint64_t pages_needed = first_count_ == 0 ? 1 : (first_count_ + limit - 1) / limit;
+  const std::uint64_t cap = options_.page_cap ? options_.page_cap : pages_needed + 2;
+  const auto page_query = [&](std::uint64_t index) {
+    const std::optional<std::uint64_t> sent_limit = options_.walk_limit ? std::optional(limit) : std::nullopt;
+    return query("walk page " + std::to_string(index + 1), sent_limit,
+                 index == 0 ? std::nullopt : std::optional(index * limit));
+  };
+
+  if (options_.concurrency <= 1) {
+    walk_sequential(page_query(0), walker, previous, cap);
+  } else {
+    // The offsets of a correct walk are known, so pages are fetched ahead by several threads and
+    // consumed in order; each page's `next` is still checked to point at the following one.
+    const std::uint64_t planned = std::min(pages_needed, cap);
+    const std::size_t window = options_.concurrency * 2;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::map<std::uint64_t, std::pair<Page, Findings>> ready;
+    std::uint64_t next_index = 0, consumed = 0;
+    bool stop = false;
+    std::vector<std::thread> workers;
+    for (std::size_t t = 0; t < options_.concurrency; ++t)
+      workers.emplace_back([&] {
+        for (;;) {
+          std::uint64_t index = 0;
+          {
+            std::unique_lock lock(mutex);
+            changed.wait(lock,
+                         [&] { return stop || next_index >= planned || next_index < consumed + window; });
+            if (stop || next_index >= planned) return;
+            index = next_index++;
+          }
+          Page page = fetch(client_, context_, page_query(index));
+          Findings page_findings;
+          check_page(context_, page, page_findings);
+          std::lock_guard lock(mutex);
+          ready.emplace(index, std::pair(std::move(page), std::move(page_findings)));
+          changed.notify_all();
+        }
+      });
+    std::optional<PageQuery> follow;
+    for (std::uint64_t index = 0; index < planned; ++index) {
+      std::pair<Page, Findings> item;
+      {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return ready.contains(index); });
+        item = std::move(ready.at(index));
+        ready.erase(index);
+        consumed = index + 1;
+        changed.notify_all();
+      }
+      const auto link = detail::next_link_query(item.first);
+      const bool last_planned = index + 1 == planned;
+      const bool link_as_planned = link && !last_planned && link->effective_offset == (index + 1) * limit;
+      const bool dead_end = empty_with_next(item.first);
+      consume(std::move(item.first), std::move(item.second), walker, previous);
+      if (!link || dead_end) {
+        reached_end_ = detail::next_is_null(*previous);
+        if (dead_end)
+          findings_.fail({"walk_reaches_end",
+                          "expected next to be null on an empty page, got a link: "
+                          "the walk stops here",
+                          previous->exchange.url, "/next", std::nullopt});
+        break;
+      }
+      if (!link_as_planned) {  // the server's next differs from the plan: follow it from here
+        follow = link;
+        break;
+      }
+    }
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+      changed.notify_all();
+    }
+    for (auto& w : workers)
+      w.join();
+    if (follow) walk_sequential(*follow, walker, previous, cap);
+  }
+  walker.finish(reached_end_, cap, findings_);
+  walk_duration_ = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - walk_started_);
+}
+
+void Run::fill_outcomes(RunReport& report) const {
+  for (const Rule& rule : all_rules()) {
+    RuleOutcome outcome;
+    outcome.rule = &rule;
+    const std::string name(rule.name);
+    const auto listed = [&](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    outcome.selected = (options_.only.empty() || listed(options_.only)) && !listed(options_.skip);
+    outcome.checked = findings_.checked(rule.name);
+    // A fault repeated on every page of a long walk would make reports of hundreds of megabytes:
+    // keep the first ones of each rule and say how many more there were.
+    constexpr std::size_t kKeptFailures = 200;
+    std::size_t more = 0;
+    for (const Failure& f : findings_.failures()) {
+      if (f.rule != rule.name) continue;
+      if (outcome.failures.size() < kKeptFailures)
+        outcome.failures.push_back(f);
+      else
+        ++more;
+    }
+    if (more > 0)
+      outcome.failures.push_back({std::string(rule.name),
+                                  "… and " + std::to_string(more) + " more failures of this rule", "", "",
+                                  std::nullopt});
+    for (const auto& [r, text] : findings_.notes())
+      if (r == rule.name) outcome.notes.push_back(text);
+    report.rules.push_back(std::move(outcome));
+  }
+}
+
+}  // namespace
+
+std::size_t RunReport::passed() const {
+  return static_cast<std::size_t>(
+      std::count_if(rules.begin(), rules.end(), [](const auto& r) { return r.passed(); }));
+}
+std::size_t RunReport::failed() const {
+  return static_cast<std::size_t>(
+      std::count_if(rules.begin(), rules.end(), [](const auto& r) { return r.failed(); }));
+}
+std::size_t RunReport::not_run() const {
+  return static_cast<std::size_t>(
+      std::count_if(rules.begin(), rules.end(), [](const auto& r) { return r.selected && r.checked == 0; }));
+}
+
+Schemas Schemas::load() {
+  const auto dir = common::schema_dir();
+  return {common::SchemaValidator::from_file(dir / "page.schema.json"),
+          common::SchemaValidator::from_file(dir / "image-record.schema.json")};
+}
+
+RunReport run_contract(Client& client, const Schemas& schemas, const RunOptions& options) {
+  RunReport report = Run(client, schemas, options).execute();
+  return report;
+}
+
+}  // namespace entimg::contract

@@ -1,0 +1,51 @@
+#!/usr/bin/python3
+"""The suite against correct deployments must pass: the mock (quick, and full over 300,000 records)
+and the real Django REST Framework replica of the endpoint (quick and full)."""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from servers import fail, run, serve  # noqa: E402
+
+
+def check(name, contract, url, extra):
+    code, out, err = run([contract, "--base-url", url, "--no-progress", "--seed", "1"] + extra)
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    print("%s %s: exit %d, %s" % ("PASS" if code == 0 else "FAIL", name, code, last))
+    if code != 0:
+        print(out)
+        print(err)
+    return code == 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--contract", required=True)
+    parser.add_argument("--mock", required=True)
+    parser.add_argument("--drf", required=True, help="serve_drf.py of the differential test")
+    parser.add_argument("--dataset", required=True, help="the dataset DRF serves")
+    parser.add_argument("--only", choices=["mock", "drf"])
+    args = parser.parse_args()
+
+    results = []
+    if args.only in (None, "mock"):
+        with serve([args.mock, "--port", "0"]) as url:
+            results.append(check("mock quick", args.contract, url, []))
+            results.append(check("mock full, 300000 records, --walk-limit 1000", args.contract, url,
+                                 ["--mode", "full", "--walk-limit", "1000"]))
+    if args.only in (None, "drf"):
+        with serve(["/usr/bin/python3", args.drf, "--dataset", args.dataset, "--port", "0"]) as url:
+            results.append(check("DRF quick", args.contract, url, []))
+            # DRF's server is single-threaded: one page at a time.
+            results.append(check("DRF full", args.contract, url, ["--mode", "full", "--concurrency", "1"]))
+            results.append(check("DRF full, --walk-limit 5", args.contract, url,
+                                 ["--mode", "full", "--walk-limit", "5", "--concurrency", "1"]))
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    sys.exit(0 if passed == len(results) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""Approval test of every report format (console, JUnit, JSON) against fixtures/golden/.
+
+Runs entities-images-contract against the mock (all rules pass) and against a broken variant (one
+rule fails), normalises what changes from run to run (ports, durations, timestamps, host names,
+source paths) and compares with the approved files. --update rewrites the approved files.
+"""
+
+import argparse
+import difflib
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from servers import fail, run, serve  # noqa: E402
+
+NORMALISE = [
+    (re.compile(r"127\.0\.0\.1:\d+"), "127.0.0.1:{PORT}"),
+    (re.compile(r"\d+\.\d s \(\d+ records/s\)"), "{SECONDS} s ({RATE} records/s)"),
+    (re.compile(r"\d+\.\d s in all"), "{SECONDS} s in all"),
+    (re.compile(r'"walk_duration_ms": \d+'), '"walk_duration_ms": {MS}'),
+    (re.compile(r'"started_at": "[^"]*"'), '"started_at": "{TIME}"'),
+    (re.compile(r'"duration_ms": \d+'), '"duration_ms": {MS}'),
+    (re.compile(r'timestamp="[^"]*"'), 'timestamp="{TIME}"'),
+    (re.compile(r'time="[^"]*"'), 'time="{SECONDS}"'),
+    (re.compile(r'hostname="[^"]*"'), 'hostname="{HOST}"'),
+    (re.compile(r"\S*junit_report\.cpp:\d+"), "{SOURCE}"),
+]
+
+
+def normalise(text):
+    for pattern, replacement in NORMALISE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def compare(golden_dir, name, actual, update):
+    path = os.path.join(golden_dir, name)
+    if update:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(actual)
+        print("updated " + path)
+        return True
+    if not os.path.exists(path):
+        print("missing approved file %s (run with --update and review it)" % path)
+        return False
+    with open(path, encoding="utf-8") as f:
+        approved = f.read()
+    if approved == actual:
+        print("PASS  " + name)
+        return True
+    print("FAIL  %s differs from the approved file:" % name)
+    sys.stdout.writelines(difflib.unified_diff(approved.splitlines(True), actual.splitlines(True),
+                                               "approved/" + name, "actual/" + name))
+    return False
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--contract", required=True)
+    parser.add_argument("--mock", required=True)
+    parser.add_argument("--broken", required=True)
+    parser.add_argument("--golden", required=True)
+    parser.add_argument("--update", action="store_true")
+    args = parser.parse_args()
+
+    ok = True
+    cases = [
+        ("pass", [args.mock, "--port", "0", "--records", "300", "--seed", "7"], 0),
+        ("fail", [args.broken, "--variant", "next-offset-off-by-one", "--port", "0", "--records", "300",
+                  "--seed", "7"], 1),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, server, expected_exit in cases:
+            with serve(server) as url:
+                junit, json_report = os.path.join(tmp, name + ".xml"), os.path.join(tmp, name + ".json")
+                code, out, err = run([args.contract, "--base-url", url, "--mode", "full", "--seed", "42",
+                                      "--no-progress", "--junit", junit, "--json", json_report])
+            if code != expected_exit:
+                fail("%s: exit %d, expected %d\n%s\n%s" % (name, code, expected_exit, out, err))
+            with open(junit, encoding="utf-8") as f:
+                junit_text = f.read()
+            with open(json_report, encoding="utf-8") as f:
+                json_text = f.read()
+            ok &= compare(args.golden, "console-%s.txt" % name, normalise(out), args.update)
+            ok &= compare(args.golden, "junit-%s.xml" % name, normalise(junit_text), args.update)
+            ok &= compare(args.golden, "json-%s.json" % name, normalise(json_text), args.update)
+    print("%d passed, %d failed" % ((6, 0) if ok else (0, 1)))
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

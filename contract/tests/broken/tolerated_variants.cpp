@@ -1,0 +1,202 @@
+// The tolerated variants: they differ from DRF only where the contract allows, and pass.
+#include <algorithm>
+#include <atomic>
+
+#include "variant_support.hpp"
+
+namespace entimg::broken::detail {
+namespace {
+
+using mock::HttpResponse;
+
+std::string fully_percent_encoded(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    out.append({'%', kHex[c >> 4], kHex[c & 15]});
+  }
+  return out;
+}
+
+// The link with its parameters in reverse order and every byte of names and values as %XX.
+std::string reordered_encoded_link(const std::string& url) {
+  const std::size_t q = url.find('?');
+  if (q == std::string::npos) return url;
+  common::QueryParams params = common::parse_query(std::string_view(url).substr(q + 1));
+  std::reverse(params.begin(), params.end());
+  std::string out = url.substr(0, q + 1);
+  for (std::size_t i = 0; i < params.size(); ++i)
+    out += (i ? "&" : "") + fully_percent_encoded(params[i].first) + "=" +
+           fully_percent_encoded(params[i].second);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Variant> tolerated_variants() {
+  std::vector<Variant> v;
+  v.push_back({"json-charset-utf8",
+               Kind::Tolerated,
+               "",
+               {},
+               "JSON answers say Content-Type: application/json; charset=utf-8",
+               "",
+               [](const Call& c) {
+                 HttpResponse r = c.answer();
+                 if (r.content_type == "application/json") r.content_type = "application/json; charset=utf-8";
+                 return r;
+               }});
+  v.push_back({"links-reordered-and-encoded",
+               Kind::Tolerated,
+               "",
+               {},
+               "next and previous list their parameters in reverse order, every byte of names and values "
+               "percent-encoded (%6C%69%6D%69%74=%31%32)",
+               "",
+               every_page([](Json& p) {
+                 edit_links(
+                     p, [](std::string_view, const std::string& url) { return reordered_encoded_link(url); });
+               })});
+  v.push_back({"image-path-percent-encoded",
+               Kind::Tolerated,
+               "",
+               {},
+               "image URLs percent-encode unreserved characters of the file name (_ as %5F, . as %2E)",
+               "",
+               every_page([](Json& p) {
+                 for_each_record(p, [](Json& r) {
+                   if (!r["image"].is_string()) return;
+                   const std::string url = r["image"].get<std::string>();
+                   const std::size_t name = url.rfind('/');
+                   std::string out = url.substr(0, name + 1);
+                   for (const char ch : url.substr(name + 1))
+                     out += ch == '_' ? "%5F" : ch == '.' ? "%2E" : std::string(1, ch);
+                   r["image"] = out;
+                 });
+               })});
+  v.push_back({"pretty-printed-json",
+               Kind::Tolerated,
+               "",
+               {},
+               "JSON bodies are indented by 2 spaces",
+               "",
+               [](const Call& c) {
+                 HttpResponse r = c.answer();
+                 if (r.content_type.starts_with("application/json")) {
+                   const Json json = Json::parse(r.body, nullptr, false);
+                   if (!json.is_discarded()) set_body(r, json, 2);
+                 }
+                 return r;
+               }});
+  v.push_back(
+      {"ascii-escaped-json",
+       Kind::Tolerated,
+       "",
+       {},
+       "JSON escapes every non-ASCII character as \\uXXXX (Python's ensure_ascii) and ends with a newline",
+       "",
+       [](const Call& c) {
+         HttpResponse r = c.answer();
+         if (!r.content_type.starts_with("application/json")) return r;
+         const Json json = Json::parse(r.body, nullptr, false);
+         if (!json.is_discarded()) r.body = json.dump(-1, ' ', true) + "\n";
+         return r;
+       }});
+  v.push_back({"keys-in-other-order",
+               Kind::Tolerated,
+               "",
+               {},
+               "the envelope's and every record's keys come in reverse order (JSON objects are unordered)",
+               "",
+               every_page([](Json& p) {
+                 const auto reversed = [](const Json& object) {
+                   Json out = Json::object();
+                   std::vector<std::pair<std::string, Json>> items;
+                   for (const auto& [key, value] : object.items())
+                     items.emplace_back(key, value);
+                   for (auto it = items.rbegin(); it != items.rend(); ++it)
+                     out[it->first] = it->second;
+                   return out;
+                 };
+                 for (Json& record : p["results"])
+                   if (record.is_object()) record = reversed(record);
+                 p = reversed(p);
+               })});
+  v.push_back({"content-type-spelled-differently",
+               Kind::Tolerated,
+               "",
+               {},
+               "JSON answers say Content-Type: Application/JSON; Charset=\"UTF-8\"",
+               "",
+               [](const Call& c) {
+                 HttpResponse r = c.answer();
+                 if (r.content_type == "application/json")
+                   r.content_type = "Application/JSON; Charset=\"UTF-8\"";
+                 return r;
+               }});
+  v.push_back(
+      {"extra-headers",
+       Kind::Tolerated,
+       "",
+       {},
+       "answers carry what a production stack adds: Vary: Accept, Accept-Language, Cookie, "
+       "Content-Language, X-Frame-Options, X-Content-Type-Options, Referrer-Policy, Server, and a second "
+       "Vary line",
+       "",
+       [](const Call& c) {
+         HttpResponse r = c.answer();
+         if (header_of(r, "Vary")) set_header(r, "Vary", "Accept, Accept-Language, Cookie");
+         r.headers.emplace_back("Vary", "Origin");
+         r.headers.emplace_back("Content-Language", "ru");
+         r.headers.emplace_back("X-Frame-Options", "DENY");
+         r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+         r.headers.emplace_back("Referrer-Policy", "same-origin");
+         r.headers.emplace_back("Server", "nginx");
+         return r;
+       }});
+  v.push_back({"per-response-headers",
+               Kind::Tolerated,
+               "",
+               {},
+               "every answer carries headers that change from one answer to the next (X-Request-Id, Date, "
+               "Set-Cookie), as many front ends add",
+               "",
+               [](const Call& c) {
+                 static std::atomic<std::uint64_t> counter{0};
+                 HttpResponse r = c.answer();
+                 const std::string n = std::to_string(++counter);
+                 r.headers.emplace_back("X-Request-Id", "req-" + n);
+                 r.headers.emplace_back("Date",
+                                        "Sat, 22 Nov 2025 07:00:" + std::string(n.size() < 2 ? "0" : "") +
+                                            n.substr(n.size() >= 2 ? n.size() - 2 : 0) + " GMT");
+                 r.headers.emplace_back("Set-Cookie", "lb=" + n + "; Path=/");
+                 return r;
+               }});
+  v.push_back({"previous-offset-zero",
+               Kind::Tolerated,
+               "",
+               {},
+               "previous carries offset=0 where DRF drops the offset (the spec's reading of rule 2)",
+               "",
+               every_page([](Json& p) {
+                 if (!p["previous"].is_string()) return;
+                 p["previous"] = edit_link(p["previous"].get<std::string>(), [](common::QueryParams& q) {
+                   if (!common::last_value(q, "offset")) set_param(q, "offset", "0");
+                 });
+               })});
+  v.push_back({"allow-other-order",
+               Kind::Tolerated,
+               "",
+               {},
+               "Allow lists the four methods in another order",
+               "",
+               [](const Call& c) {
+                 HttpResponse r = c.answer();
+                 if (header_of(r, "Allow")) set_header(r, "Allow", "OPTIONS, HEAD, POST, GET");
+                 return r;
+               }});
+  return v;
+}
+
+}  // namespace entimg::broken::detail

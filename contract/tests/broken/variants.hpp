@@ -1,0 +1,66 @@
+#pragma once
+// Deliberately broken (and tolerably different) deployments of the endpoint: each variant takes the
+// mock's correct answer and changes it in exactly one way. The contract suite must fail exactly the
+// rules a broken variant lists, and no rule against a tolerated one.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "entimg/common/url.hpp"
+#include "entimg/mock/dataset.hpp"
+#include "entimg/mock/service.hpp"
+
+namespace entimg::broken {
+
+/// One request as a variant sees it, with the correct service at hand.
+struct Call {
+  const mock::HttpRequest& request;
+  common::QueryParams params;  ///< the request's query, decoded
+  std::uint64_t nth = 1;       ///< 1 the first time this method and target came, 2 the second time, …
+  const mock::Service& correct;
+
+  /// What the correct service answers to this request.
+  mock::HttpResponse answer() const { return correct.handle(request); }
+  /// What it answers to the same request with another query.
+  mock::HttpResponse answer_with(const common::QueryParams& query) const;
+};
+
+enum class Kind {
+  Broken,    ///< breaks the contract: the suite must fail `fails`
+  Tolerated  ///< differs from DRF only where the contract allows: the suite must pass
+};
+
+struct Variant {
+  std::string_view name;  ///< kebab-case, what --variant takes
+  Kind kind = Kind::Broken;
+  std::string_view rule;                ///< the rule it breaks; empty for a tolerated variant
+  std::vector<std::string_view> fails;  ///< every rule a full run fails against it, in rules.cpp order
+  std::string_view summary;             ///< what the server does wrong (or differently)
+  std::string_view why;                 ///< why `fails` holds more than `rule`, when it does
+  std::function<mock::HttpResponse(const Call&)> respond;
+};
+
+/// Every variant, broken ones first.
+const std::vector<Variant>& all_variants();
+/// The variant of that name, or nullptr.
+const Variant* find_variant(std::string_view name);
+
+/// The mock's Service behind a variant. Thread-safe.
+class BrokenService {
+ public:
+  BrokenService(std::shared_ptr<const mock::Dataset> dataset, const Variant& variant);
+  mock::HttpResponse handle(const mock::HttpRequest& request) const;
+
+ private:
+  mock::Service correct_;
+  const Variant& variant_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, std::uint64_t> seen_;  ///< "METHOD target" -> times requested
+};
+
+}  // namespace entimg::broken

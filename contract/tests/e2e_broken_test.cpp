@@ -1,0 +1,179 @@
+// The suite against deliberately broken deployments: each variant must fail exactly the rules it
+// lists (docs/broken-variants.md), and the primary rule's message must say what was expected and
+// what came.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <iostream>
+
+#include "broken/e2e_support.hpp"
+#include "entimg/contract/rules.hpp"
+
+namespace {
+
+using namespace entimg;
+using Catch::Matchers::Contains;
+
+// How the first message of the variant's rule is phrased: "expected …, got …" (STYLE.md habit 14),
+// or in words of its own that still name what is wrong (the schema validator's, links' "missing
+// sent parameter(s)"; docs/broken-variants.md lists them).
+enum class Phrasing { ExpectedGot, Own };
+
+// Runs the full suite against the variant and checks the failing rules and the first message of
+// the variant's own rule.
+void expect_failures(std::string_view name, std::string_view message_fragment,
+                     Phrasing phrasing = Phrasing::ExpectedGot) {
+  const broken::Variant* variant = broken::find_variant(name);
+  REQUIRE(variant != nullptr);
+  REQUIRE(variant->kind == broken::Kind::Broken);
+  broken::e2e::Deployment deployment(*variant);
+  const std::size_t concurrency = GENERATE(as<std::size_t>{}, 1, 2);
+  const contract::RunReport report =
+      broken::e2e::run_full(broken::e2e::local_client(deployment.url()), concurrency);
+  INFO("variant " << name << ", concurrency " << concurrency << "\n" << broken::e2e::console(report));
+  CHECK(report.fatal_error.empty());
+  const std::set<std::string> expected(variant->fails.begin(), variant->fails.end());
+  CHECK(broken::e2e::failed_rules(report) == expected);
+  const contract::RuleOutcome* outcome = broken::e2e::outcome_of(report, variant->rule);
+  REQUIRE(outcome != nullptr);
+  REQUIRE_FALSE(outcome->failures.empty());
+  const std::string& message = outcome->failures.front().message;
+  INFO("first " << variant->rule << " message: " << message);
+  CHECK_THAT(message, Contains(std::string(message_fragment)));
+  if (phrasing == Phrasing::ExpectedGot) CHECK_THAT(message, Contains("expected") && Contains("got"));
+  CHECK_FALSE(outcome->failures.front().url.empty());
+}
+
+}  // namespace
+
+TEST_CASE("every rule is failed by at least one broken variant", "[e2e][broken]") {
+  for (const contract::Rule& rule : contract::all_rules()) {
+    const auto& variants = broken::all_variants();
+    const bool covered = std::any_of(variants.begin(), variants.end(), [&](const broken::Variant& v) {
+      return v.kind == broken::Kind::Broken && v.rule == rule.name;
+    });
+    INFO("rule " << rule.name);
+    CHECK(covered);
+  }
+}
+
+TEST_CASE("every broken variant lists known rules, its own among them, and says why when more",
+          "[e2e][broken]") {
+  for (const broken::Variant& v : broken::all_variants()) {
+    INFO("variant " << v.name);
+    if (v.kind == broken::Kind::Tolerated) {
+      CHECK(v.fails.empty());
+      continue;
+    }
+    CHECK(contract::find_rule(v.rule) != nullptr);
+    CHECK(std::find(v.fails.begin(), v.fails.end(), v.rule) != v.fails.end());
+    for (const auto rule : v.fails)
+      CHECK(contract::find_rule(rule) != nullptr);
+    CHECK((v.fails.size() == 1) == v.why.empty());
+  }
+}
+
+TEST_CASE("status_ok: a 500 on one page", "[e2e][broken]") {
+  expect_failures("server-error-on-one-page", "expected status 200, got status 500");
+}
+TEST_CASE("json_body: truncated JSON on one page", "[e2e][broken]") {
+  expect_failures("truncated-json-on-one-page", "expected a JSON object, got not JSON");
+}
+TEST_CASE("page_schema: an extra envelope key", "[e2e][broken]") {
+  expect_failures("envelope-extra-key", "'page_size'", Phrasing::Own);
+}
+TEST_CASE("record_schema: a record field missing", "[e2e][broken]") {
+  expect_failures("record-missing-field", "Missing required property 'alt'", Phrasing::Own);
+}
+TEST_CASE("image_matches_file: image path differs from file", "[e2e][broken]") {
+  expect_failures("image-path-differs-from-file", "thumb_");
+}
+TEST_CASE("file_layout: hex folders not from the uuid", "[e2e][broken]") {
+  expect_failures("hex-folders-not-from-uuid", "expected the folders to be the uuid's first four hex digits");
+}
+TEST_CASE("mime_type_matches_extension: png labelled jpeg", "[e2e][broken]") {
+  expect_failures("png-labelled-jpeg",
+                  "expected mime_type \"image/png\" for extension \".png\", got \"image/jpeg\"");
+}
+TEST_CASE("page_length: a page missing a record", "[e2e][broken]") {
+  expect_failures("page-missing-a-record", "records (count 250, offset ");
+}
+TEST_CASE("default_page_length: PAGE_SIZE 10", "[e2e][broken]") {
+  expect_failures("default-page-of-10", "on a default page");
+}
+TEST_CASE("default_page_length: the first page's links say limit=10", "[e2e][broken]") {
+  expect_failures("default-links-say-limit-10", "expected next to carry limit=12");
+}
+TEST_CASE("next_link_offset: next offset off by one", "[e2e][broken]") {
+  expect_failures("next-offset-off-by-one", "expected next");
+}
+TEST_CASE("previous_link_offset: previous offset off by one", "[e2e][broken]") {
+  expect_failures("previous-offset-off-by-one", "expected previous to carry offset=");
+}
+TEST_CASE("links_keep_parameters: links drop format", "[e2e][broken]") {
+  expect_failures("links-drop-format", "missing sent parameter(s) \"format=json\"", Phrasing::Own);
+}
+TEST_CASE("link_origin: links on an internal host", "[e2e][broken]") {
+  expect_failures("links-on-internal-host", "http://internal-host:8000");
+}
+TEST_CASE("link_origin: images on another host", "[e2e][broken]") {
+  expect_failures("images-on-other-host", "http://media.internal:8080");
+}
+TEST_CASE("results_ascending: two records swapped", "[e2e][broken]") {
+  expect_failures("two-records-swapped", "expected id above the previous record's");
+}
+TEST_CASE("ascending_across_pages: records swapped across a page boundary", "[e2e][broken]") {
+  expect_failures("records-swapped-across-pages",
+                  "expected the page's first id above the previous page's last");
+}
+TEST_CASE("walk_no_duplicates: a walk page repeats a record", "[e2e][broken]") {
+  expect_failures("walk-page-repeats-a-record", "expected each id once in the walk, got id");
+}
+TEST_CASE("count_stable: count varies between pages", "[e2e][broken]") {
+  expect_failures("count-varies-between-pages", "as on the walk's first page");
+}
+TEST_CASE("walk_count_matches: count one too many", "[e2e][broken]") {
+  expect_failures("count-one-too-many-while-walking", "expected the walk to see count = 251 records");
+}
+TEST_CASE("walk_reaches_end: next never null", "[e2e][broken]") {
+  expect_failures("next-never-null", "expected next to be null on an empty page");
+}
+TEST_CASE("refetch_same_ids: a page differs when fetched again", "[e2e][broken]") {
+  expect_failures("refetch-differs", "as in the first fetch, got");
+}
+TEST_CASE("content_type_json: text/html", "[e2e][broken]") {
+  expect_failures("html-content-type",
+                  "expected Content-Type application/json, got \"text/html; charset=utf-8\"");
+}
+TEST_CASE("allow_header: POST missing", "[e2e][broken]") {
+  expect_failures("allow-missing-post", "missing \"POST\"");
+}
+TEST_CASE("vary_accept: no Vary", "[e2e][broken]") {
+  expect_failures("vary-missing", "expected Vary to contain Accept, got none");
+}
+TEST_CASE("head_matches_get: HEAD's Content-Length differs", "[e2e][broken]") {
+  expect_failures("head-length-differs", "expected HEAD's Content-Length to be");
+}
+TEST_CASE("options_ok: OPTIONS 405", "[e2e][broken]") {
+  expect_failures("options-not-allowed", "expected OPTIONS to answer 200, got status 405");
+}
+TEST_CASE("parameter_probe: limit=abc answers 500", "[e2e][broken]") {
+  expect_failures("limit-abc-500", "for limit=abc: expected status 200");
+}
+TEST_CASE("format_json_same: format=json answers other JSON", "[e2e][broken]") {
+  expect_failures("format-json-differs", "expected the same results with format=json and without");
+}
+
+// Not a test: prints the first message of every failing rule per variant, for docs/broken-variants.md.
+TEST_CASE("print the messages of every broken variant", "[.docs]") {
+  for (const broken::Variant& v : broken::all_variants()) {
+    if (v.kind != broken::Kind::Broken) continue;
+    broken::e2e::Deployment deployment(v);
+    const contract::RunReport report = broken::e2e::run_full(broken::e2e::local_client(deployment.url()), 2);
+    std::cout << "## " << v.name << "\n";
+    for (const auto& outcome : report.rules)
+      if (outcome.failed())
+        std::cout << "  " << outcome.rule->name << " (" << outcome.failures.size()
+                  << "): " << outcome.failures.front().message << "\n";
+    if (!report.fatal_error.empty()) std::cout << "  FATAL: " << report.fatal_error << "\n";
+  }
+}

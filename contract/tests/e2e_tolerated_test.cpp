@@ -1,0 +1,105 @@
+// The suite against deployments that differ from DRF only where the contract allows: a full run
+// fails no rule, and notes what a person may want to know.
+#include <catch2/catch.hpp>
+
+#include "broken/e2e_support.hpp"
+
+namespace {
+
+using namespace entimg;
+
+// A full run against the variant, following next links one by one or fetching ahead.
+contract::RunReport run_tolerated(std::string_view name, std::size_t concurrency) {
+  const broken::Variant* variant = broken::find_variant(name);
+  REQUIRE(variant != nullptr);
+  REQUIRE(variant->kind == broken::Kind::Tolerated);
+  broken::e2e::Deployment deployment(*variant);
+  return broken::e2e::run_full(broken::e2e::local_client(deployment.url()), concurrency);
+}
+
+void expect_pass(const contract::RunReport& report) {
+  INFO(broken::e2e::console(report));
+  CHECK(report.fatal_error.empty());
+  CHECK(broken::e2e::failed_rules(report).empty());
+  CHECK(report.not_run() == 0);
+  CHECK(report.records_seen == broken::e2e::kRecords);
+}
+
+bool has_note(const contract::RunReport& report, std::string_view rule, std::string_view fragment) {
+  const contract::RuleOutcome* outcome = broken::e2e::outcome_of(report, rule);
+  if (outcome == nullptr) return false;
+  for (const std::string& note : outcome->notes)
+    if (note.find(fragment) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("the unchanged mock passes every rule", "[e2e][tolerated]") {
+  // The baseline the variants are measured against: a variant that changes nothing.
+  static const broken::Variant unchanged{
+      "unchanged", broken::Kind::Tolerated, "", {}, "the mock as it is", "", [](const broken::Call& c) {
+        return c.answer();
+      }};
+  broken::e2e::Deployment deployment(unchanged);
+  const contract::RunReport report =
+      broken::e2e::run_full(broken::e2e::local_client(deployment.url()), GENERATE(as<std::size_t>{}, 1, 2));
+  expect_pass(report);
+  CHECK(has_note(report, "previous_link_offset", "previous drops offset"));
+}
+
+TEST_CASE("Content-Type: application/json; charset=utf-8 passes", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("json-charset-utf8", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("links with parameters in another order and percent-encoded pass", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("links-reordered-and-encoded", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("image URLs percent-encoding unreserved characters pass", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("image-path-percent-encoded", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("pretty-printed JSON passes", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("pretty-printed-json", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("JSON with \\u escapes and a trailing newline passes", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("ascii-escaped-json", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("keys in another order pass", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("keys-in-other-order", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("Content-Type spelled with other case and a quoted charset passes", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("content-type-spelled-differently", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("extra headers of a production stack pass", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("extra-headers", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("headers that change per answer (request ids, Date, Set-Cookie) pass", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("per-response-headers", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("previous with offset=0 passes, and the report says which style the deployment uses",
+          "[e2e][tolerated]") {
+  const contract::RunReport report = run_tolerated("previous-offset-zero", GENERATE(as<std::size_t>{}, 1, 2));
+  expect_pass(report);
+  CHECK(has_note(report, "previous_link_offset", "previous carries offset=0"));
+  CHECK_FALSE(has_note(report, "previous_link_offset", "previous drops offset"));
+}
+
+TEST_CASE("Allow in another order passes", "[e2e][tolerated]") {
+  expect_pass(run_tolerated("allow-other-order", GENERATE(as<std::size_t>{}, 1, 2)));
+}
+
+TEST_CASE("every tolerated variant passes", "[e2e][tolerated]") {
+  for (const broken::Variant& v : broken::all_variants()) {
+    if (v.kind != broken::Kind::Tolerated) continue;
+    INFO("variant " << v.name);
+    expect_pass(run_tolerated(v.name, 2));
+  }
+}
