@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Schema-validation speed, our validator (entimg-validate-bench) against ajv (bench/validate_ajv.js), on
+# the same records in one run: builds the release preset, takes 20 pages of 1000 records from the mock,
+# then runs both interleaved and prints the medians and the ratio ours/ajv. About 35 s. See docs/bench.md.
+# Exit code 0, also when ours is slower; 2 when the setup is broken or the two disagree on validity.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+MOCK="$root/build/release/mock/entities-images-mock"
+BENCH="$root/build/release/bench/entimg-validate-bench"
+SEED=1
+ROUNDS=3
+RUN_SECONDS=2
+PAGES=20
+BUILD=true
+
+usage() {
+  cat <<EOF
+usage: bench/validate.sh [--seconds S] [--rounds N] [--no-build]
+  --seconds   seconds per measurement; each run measures records, then pages (default $RUN_SECONDS)
+  --rounds    interleaved rounds, ours and ajv alternating which goes first (default $ROUNDS)
+  --no-build  use the binaries already in build/release
+EOF
+}
+
+while (($#)); do
+  case $1 in
+    --seconds) RUN_SECONDS=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --no-build) BUILD=false; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+[[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $RUN_SECONDS -le 30 ]] || { echo "bench: --seconds must be 1..30" >&2; exit 2; }
+[[ $ROUNDS =~ ^[1-9][0-9]*$ && $ROUNDS -le 20 ]] || { echo "bench: --rounds must be 1..20" >&2; exit 2; }
+
+BENCH_TMP=$(mktemp -d /tmp/entimg-validate-bench.XXXXXX)
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"  # log, die, cleanup (stops what we started, removes BENCH_TMP), start_mock, median, ratio
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+for tool in curl node flock; do command -v "$tool" >/dev/null || die "$tool not found (ci/setup.sh installs it)"; done
+[[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 not found (ci/setup.sh installs it)"
+[[ -f $root/node_modules/ajv/package.json && -f $root/node_modules/ajv-formats/package.json ]] ||
+  die "ajv is not installed under $root/node_modules (npm ci, as ci/setup.sh does)"
+
+if $BUILD; then
+  # Builds share the tree with other jobs: configure and build only under the lock.
+  (cd "$root" && flock /tmp/entimg-build.lock cmake --preset release >"$BENCH_TMP/configure.log" 2>&1) ||
+    die "cmake --preset release failed: $(tail -n 20 "$BENCH_TMP/configure.log")"
+  (cd "$root" && flock /tmp/entimg-build.lock cmake --build --preset release \
+    --target entimg-validate-bench entities-images-mock >"$BENCH_TMP/build.log" 2>&1) ||
+    die "build failed: $(tail -n 20 "$BENCH_TMP/build.log")"
+fi
+[[ -x $BENCH && -x $MOCK ]] || die "no binaries in build/release (run without --no-build)"
+
+# The records: 20 pages of 1000 from the mock (127.0.0.1 only), merged into one JSON array.
+start_mock 300000
+for ((k = 0; k < PAGES; k++)); do
+  curl -sS --fail --max-time 10 -o "$BENCH_TMP/page-$k.json" \
+    "http://127.0.0.1:$MOCK_PORT/edw/api/entities-images/?limit=1000&offset=$((k * 1000))" ||
+    die "could not fetch page $k from the mock"
+done
+stop_pid "$MOCK_PID"
+RECORDS="$BENCH_TMP/records.json"
+/usr/bin/python3 - "$BENCH_TMP" "$PAGES" "$RECORDS" <<'EOF' || die "could not merge the pages"
+import json, sys
+tmp, pages, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+records = []
+for k in range(pages):
+    with open(f"{tmp}/page-{k}.json", encoding="utf-8") as f:
+        results = json.load(f)["results"]
+    if len(results) != 1000:
+        sys.exit(f"page {k} holds {len(results)} records, expected 1000")
+    records.extend(results)
+with open(out, "w", encoding="utf-8") as f:
+    json.dump(records, f, ensure_ascii=False)
+EOF
+
+echo "bench: $PAGES x 1000 records from the mock (seed $SEED), $ROUNDS round(s) x ${RUN_SECONDS}s per figure," \
+  "1 thread each, $(nproc) cores, $(uname -r), node $(node --version)," \
+  "ajv $(node -p "require('$root/node_modules/ajv/package.json').version")"
+echo "bench: the machine is shared and noisy: read the ratios (both sides measured in this run, interleaved)," \
+  "not the absolute figures"
+
+# figure LINE_PREFIX OUTPUT: the records/s on the line that starts with the prefix.
+figure() {
+  awk -v p="$1: " 'index($0, p) == 1 { split(substr($0, length(p) + 1), f, " "); print f[1]; exit }' <<<"$2"
+}
+
+run_ours() { "$BENCH" "$RECORDS" --seconds "$RUN_SECONDS"; }
+run_ajv() { node "$here/validate_ajv.js" "$RECORDS" --seconds "$RUN_SECONDS"; }
+
+declare -a ours_rec ajv_rec ours_page ajv_page rec_ratio page_ratio
+invalid=""
+for ((r = 1; r <= ROUNDS; r++)); do
+  if ((r % 2)); then
+    ours=$(run_ours) || die "entimg-validate-bench failed"
+    ajv=$(run_ajv) || die "validate_ajv.js failed"
+  else
+    ajv=$(run_ajv) || die "validate_ajv.js failed"
+    ours=$(run_ours) || die "entimg-validate-bench failed"
+  fi
+  printf '%s\n' "round $r:" "  $(head -n 1 <<<"$ours")" "  $(head -n 1 <<<"$ajv")" \
+    "  $(sed -n 2p <<<"$ours")" "  $(sed -n 2p <<<"$ajv")"
+  if grep -q 'all valid: no' <<<"$ours$ajv"; then invalid=yes; fi
+  ours_rec+=("$(figure ours "$ours")"); ajv_rec+=("$(figure ajv "$ajv")")
+  ours_page+=("$(figure 'ours via pages' "$ours")")
+  ajv_page+=("$(figure 'ajv via pages' "$ajv")")
+  rec_ratio+=("$(ratio "${ours_rec[-1]}" "${ajv_rec[-1]}")")
+  page_ratio+=("$(ratio "${ours_page[-1]}" "${ajv_page[-1]}")")
+done
+
+echo "== medians of $ROUNDS rounds (ratio = median of the per-round ratios ours/ajv)"
+printf 'records/s: ours %.0f, ajv %.0f, ratio %s\n' "$(median "${ours_rec[@]}")" "$(median "${ajv_rec[@]}")" \
+  "$(median "${rec_ratio[@]}")"
+printf 'records/s via pages of 1000: ours %.0f, ajv %.0f, ratio %s\n' "$(median "${ours_page[@]}")" \
+  "$(median "${ajv_page[@]}")" "$(median "${page_ratio[@]}")"
+[[ -z $invalid ]] || die "some records were invalid for one validator: the two did not do the same work"
