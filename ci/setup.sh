@@ -2,18 +2,27 @@
 # Installs everything the project needs on Debian 12, idempotently. Run as root.
 # Debian packages come from apt; valijson's headers are unpacked on their own, because the
 # libvalijson-dev package depends on Qt, Poco, yaml-cpp and others that we never use.
+#
+# Usage: ci/setup.sh            everything: build, tests, benchmarks
+#        ci/setup.sh --tools    only what building the mock and the suite needs (for a CI gate job)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+tools_only=false
+[ "${1:-}" = "--tools" ] && tools_only=true
 
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates curl
   libcpp-httplib-dev nlohmann-json3-dev catch2 libssl-dev zlib1g-dev libbrotli-dev
-  clang-format clang-14 libclang-rt-14-dev
-  python3 python3-django python3-djangorestframework python3-django-filters
-  wrk nginx-light
 )
-# Node.js may already come from elsewhere (this image has NodeSource's, which bundles npm).
-command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+if ! $tools_only; then
+  packages+=(
+    clang-format clang-14 libclang-rt-14-dev
+    python3 python3-django python3-djangorestframework python3-django-filters
+    wrk nginx-light
+  )
+  # Node.js may already come from elsewhere (this image has NodeSource's, which bundles npm).
+  command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -38,7 +47,7 @@ if [ ! -f /opt/valijson/include/valijson/validator.hpp ]; then
 fi
 
 # npm tools used by the tests (ajv-cli: a second, independent JSON Schema validator).
-if [ -f "$here/package.json" ] && [ ! -x "$here/node_modules/.bin/ajv" ]; then
+if ! $tools_only && [ -f "$here/package.json" ] && [ ! -x "$here/node_modules/.bin/ajv" ]; then
   echo "setup: installing npm packages from package-lock.json"
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi
