@@ -1,19 +1,12 @@
 #include "entimg/contract/http.hpp"
 
-#include <dlfcn.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <condition_variable>
-#include <csignal>
-#include <cstring>
-#include <ctime>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
@@ -23,286 +16,41 @@
 #include <httplib.h>
 #include <openssl/x509_vfy.h>
 
+#include "check_support.hpp"
 #include "entimg/common/prng.hpp"
+#include "http_detail.hpp"
 
 namespace entimg::contract {
 namespace {
 
+using detail::abort_socket;
+using detail::add_ca_bundle;
+using detail::bytes_received;
+using detail::for_message;
+using detail::iequals;
+using detail::parse_retry_after;
+using detail::parse_url;
+using detail::receive_buffer;
+using detail::SigpipeGuard;
+using detail::Target;
+using detail::verify_text;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 // Real response heads are a few KiB; a server that sends more before its body is broken or hostile.
 constexpr std::uint64_t kHeaderAllowance = 256 * 1024;
+// Longer status lines are refused: cpp-httplib's own limit for a header line.
+constexpr std::size_t kMaxStatusLine = 8192;
 constexpr auto kWatchInterval = milliseconds(10);
+// While a response head is read, so a server sending one without end is cut soon after the allowance.
+constexpr auto kHeadWatchInterval = milliseconds(1);
 constexpr std::size_t kIdlePerOrigin = 32;
 constexpr auto kFirstBackoff = milliseconds(250);
 constexpr const char* kUserAgent = "entimg-contract (cpp-httplib)";
 
-char ascii_lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
-}
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-bool is_host_char(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '.' ||
-         c == '_' || c == '~';
-}
-
-bool is_ipv6_char(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' || c == '.';
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
-  return out;
-}
-
-// Bytes that cannot stand in a request line are percent-encoded, so a link from the server can never
-// inject a header; everything else is sent exactly as given (cpp-httplib's own encoder would turn '+'
-// into %2B and change what the server decodes).
-std::string encode_unsafe(std::string_view text) {
-  static constexpr std::string_view hex = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte <= 0x20 || byte >= 0x7f) {
-      out += '%';
-      out += hex[byte >> 4U];
-      out += hex[byte & 0xfU];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-/// Where one request goes, taken apart and normalised.
-struct Target {
-  bool tls = false;
-  std::string host;  ///< lower-case, IPv6 without brackets
-  int port = 0;
-  std::string origin;
-  std::string path_and_query;  ///< starts with '/', fragment dropped
-  bool has_userinfo = false;
-};
-
-std::optional<int> parse_port(std::string_view text, bool tls) {
-  if (text.empty()) return tls ? 443 : 80;
-  if (text.size() > 5 || !std::all_of(text.begin(), text.end(), is_digit)) return std::nullopt;
-  int port = 0;
-  for (const char c : text)
-    port = port * 10 + (c - '0');
-  if (port < 1 || port > 65535) return std::nullopt;
-  return port;
-}
-
-std::optional<Target> parse_url(std::string_view url) {
-  const auto sep = url.find("://");
-  if (sep == std::string_view::npos) return std::nullopt;
-  const std::string scheme = lower(url.substr(0, sep));
-  if (scheme != "http" && scheme != "https") return std::nullopt;
-  Target target;
-  target.tls = scheme == "https";
-  const std::string_view rest = url.substr(sep + 3);
-  const auto authority_end = std::min(rest.find_first_of("/?#"), rest.size());
-  std::string_view authority = rest.substr(0, authority_end);
-  std::string_view tail = rest.substr(authority_end);
-  if (const auto at = authority.rfind('@'); at != std::string_view::npos) {
-    target.has_userinfo = true;
-    authority = authority.substr(at + 1);
-  }
-  std::string_view port_text;
-  bool ipv6 = false;
-  if (!authority.empty() && authority.front() == '[') {
-    const auto close = authority.find(']');
-    if (close == std::string_view::npos) return std::nullopt;
-    target.host = lower(authority.substr(1, close - 1));
-    const std::string_view after = authority.substr(close + 1);
-    if (!after.empty() && after.front() != ':') return std::nullopt;
-    if (!after.empty()) port_text = after.substr(1);
-    ipv6 = true;
-    if (target.host.empty() || !std::all_of(target.host.begin(), target.host.end(), is_ipv6_char))
-      return std::nullopt;
-  } else {
-    const auto colon = authority.rfind(':');
-    target.host = lower(authority.substr(0, colon));
-    if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
-    if (target.host.empty() || !std::all_of(target.host.begin(), target.host.end(), is_host_char)) {
-      return std::nullopt;
-    }
-  }
-  const auto port = parse_port(port_text, target.tls);
-  if (!port) return std::nullopt;
-  target.port = *port;
-  target.origin = scheme + "://" + (ipv6 ? "[" + target.host + "]" : target.host);
-  if (target.port != (target.tls ? 443 : 80)) target.origin += ":" + std::to_string(target.port);
-  tail = tail.substr(0, tail.find('#'));
-  target.path_and_query = encode_unsafe(tail.empty() || tail.front() == '?' ? "/" + std::string(tail) : tail);
-  return target;
-}
-
-std::string for_message(std::string_view text) {
-  constexpr std::size_t kShown = 200;
-  std::string shown = encode_unsafe(text.substr(0, kShown));
-  if (text.size() > kShown) shown += "…";
-  return "'" + shown + "'";
-}
-
-/// Reads cumulative bytes received on a TCP socket, including what still waits unread in its buffer.
-std::optional<std::uint64_t> bytes_received(int fd) {
-  // tcpi_bytes_received (Linux 4.1+) sits at byte 128 of the kernel's append-only struct tcp_info;
-  // glibc's copy of the struct in <netinet/tcp.h> ends before it.
-  constexpr std::size_t kOffset = 128;
-  std::array<unsigned char, 512> raw{};
-  auto size = static_cast<socklen_t>(raw.size());
-  if (::getsockopt(fd, IPPROTO_TCP, TCP_INFO, raw.data(), &size) != 0) return std::nullopt;
-  if (static_cast<std::size_t>(size) < kOffset + sizeof(std::uint64_t)) return std::nullopt;
-  std::uint64_t value = 0;
-  std::memcpy(&value, raw.data() + kOffset, sizeof value);
-  return value;
-}
-
-std::uint64_t receive_buffer(int fd) {
-  int size = 0;
-  auto length = static_cast<socklen_t>(sizeof size);
-  if (::getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, &length) != 0 || size < 0) return 0;
-  return static_cast<std::uint64_t>(size);
-}
-
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
                                                            : a + b;
-}
-
-// Unlike shutdown(), a disconnect makes the blocked reader see an error rather than a clean end of
-// stream, so cpp-httplib cannot take a half-read close-delimited body for a whole one.
-void abort_socket(int fd) {
-  sockaddr unspecified{};
-  unspecified.sa_family = AF_UNSPEC;
-  if (::connect(fd, &unspecified, sizeof unspecified) != 0) ::shutdown(fd, SHUT_RDWR);
-}
-
-/// Blocks SIGPIPE in this thread while cpp-httplib writes (it sends without MSG_NOSIGNAL) and swallows
-/// one raised meanwhile, so a server closing early cannot kill a program that kept the default action.
-class SigpipeGuard {
- public:
-  SigpipeGuard() {
-    sigemptyset(&pipe_);
-    sigaddset(&pipe_, SIGPIPE);
-    sigset_t pending;
-    sigpending(&pending);
-    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
-    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
-  }
-  ~SigpipeGuard() {
-    const int saved = errno;
-    sigset_t pending;
-    if (!was_pending_ && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
-      timespec zero{};
-      sigtimedwait(&pipe_, nullptr, &zero);
-    }
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-    errno = saved;
-  }
-  SigpipeGuard(const SigpipeGuard&) = delete;
-  SigpipeGuard& operator=(const SigpipeGuard&) = delete;
-
- private:
-  sigset_t pipe_{};
-  sigset_t old_{};
-  bool was_pending_ = false;
-};
-
-std::string verify_text(long code) {
-  switch (code) {
-    case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
-      return "unable to get issuer certificate";
-    case X509_V_ERR_CERT_SIGNATURE_FAILURE:
-      return "certificate signature failure";
-    case X509_V_ERR_CERT_NOT_YET_VALID:
-      return "certificate is not yet valid";
-    case X509_V_ERR_CERT_HAS_EXPIRED:
-      return "certificate has expired";
-    case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT:
-      return "self-signed certificate";
-    case X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN:
-      return "self-signed certificate in certificate chain";
-    case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
-      return "unable to get local issuer certificate";
-    case X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE:
-      return "unable to verify the first certificate";
-    case X509_V_ERR_CERT_REVOKED:
-      return "certificate revoked";
-    case X509_V_ERR_INVALID_CA:
-      return "invalid CA certificate";
-    case X509_V_ERR_INVALID_PURPOSE:
-      return "unsupported certificate purpose";
-    case X509_V_ERR_CERT_UNTRUSTED:
-      return "certificate not trusted";
-    case X509_V_ERR_CERT_REJECTED:
-      return "certificate rejected";
-    case X509_V_ERR_HOSTNAME_MISMATCH:
-      return "hostname mismatch";
-    case X509_V_ERR_EE_KEY_TOO_SMALL:
-      return "certificate key too weak";
-    case X509_V_ERR_CA_MD_TOO_WEAK:
-      return "CA signature digest algorithm too weak";
-    default:
-      return "X509 verify error " + std::to_string(code);
-  }
-}
-
-/// Seconds or an HTTP-date (RFC 9110 §10.2.3), as a wait from now; nullopt when it is neither.
-std::optional<milliseconds> parse_retry_after(std::string_view value) {
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
-    value.remove_prefix(1);
-  while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
-    value.remove_suffix(1);
-  if (value.empty()) return std::nullopt;
-  if (std::all_of(value.begin(), value.end(), is_digit)) {
-    if (value.size() > 9) return milliseconds::max();
-    return std::chrono::seconds(std::stol(std::string(value)));
-  }
-  // IMF-fixdate first, then the two obsolete forms every recipient must accept.
-  static constexpr std::array<const char*, 3> kFormats = {
-      "%a, %d %b %Y %H:%M:%S GMT", "%A, %d-%b-%y %H:%M:%S GMT", "%a %b %e %H:%M:%S %Y"};
-  const std::string text(value);
-  for (const char* format : kFormats) {
-    std::tm parts{};
-    const char* end = ::strptime(text.c_str(), format, &parts);
-    if (end == nullptr || *end != '\0') continue;
-    const auto when = std::chrono::system_clock::from_time_t(::timegm(&parts));
-    const auto wait = std::chrono::duration_cast<milliseconds>(when - std::chrono::system_clock::now());
-    return std::max(wait, milliseconds(0));
-  }
-  return std::nullopt;
-}
-
-/// Adds a PEM bundle to the CAs an SSL_CTX trusts; false when it cannot be loaded.
-bool add_ca_bundle(SSL_CTX* ctx, const std::string& path) {
-  // cpp-httplib 0.11 can only replace the system CAs with a bundle. Loading the bundle into its context
-  // ourselves adds to them instead: cpp-httplib then loads the system defaults on top. The project links
-  // cpp-httplib alone, which loads libssl, so libssl's functions are looked up at run time.
-  using LoadLocations = int (*)(SSL_CTX*, const char*, const char*);
-  using ClearErrors = void (*)();
-  static const auto load =
-      reinterpret_cast<LoadLocations>(::dlsym(RTLD_DEFAULT, "SSL_CTX_load_verify_locations"));
-  static const auto clear = reinterpret_cast<ClearErrors>(::dlsym(RTLD_DEFAULT, "ERR_clear_error"));
-  if (load == nullptr || clear == nullptr || ctx == nullptr) return false;
-  const bool loaded = load(ctx, path.c_str(), nullptr) == 1;
-  // A failed load leaves errors queued in this thread, which later TLS reads would take for their own.
-  clear();
-  return loaded;
 }
 
 enum class Cut { none, timeout, deadline, too_big };
@@ -628,6 +376,8 @@ void Client::Impl::give_back(std::unique_ptr<Connection> conn) {
 }
 
 void Client::Impl::on_socket(Connection& conn, int sock) {
+  // Bounds what the kernel holds unread, which the watchdog must allow on top of what was read.
+  detail::bound_receive_buffer(sock);
   const int copy = ::fcntl(sock, F_DUPFD_CLOEXEC, 0);
   const std::lock_guard lock(watch_mutex_);
   if (conn.fd >= 0) ::close(conn.fd);
@@ -678,9 +428,12 @@ void Client::Impl::watch() {
       continue;
     }
     const auto now = Clock::now();
-    for (Connection* conn : in_flight_)
+    bool reading_head = false;
+    for (Connection* conn : in_flight_) {
       inspect(*conn, now);
-    watch_cv_.wait_for(lock, kWatchInterval);
+      reading_head = reading_head || !conn->headers_done;
+    }
+    watch_cv_.wait_for(lock, reading_head ? kHeadWatchInterval : kWatchInterval);
   }
 }
 
@@ -800,10 +553,13 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
   bool ok = false;
   int saved_errno = 0;
   try {
-    const SigpipeGuard guard;
-    errno = 0;
-    ok = conn->http->send(req, res, error);
-    saved_errno = errno;
+    // On a thread with a big stack: cpp-httplib's status-line regex recurses once per character.
+    detail::run_on_big_stack([&] {
+      const SigpipeGuard guard;
+      errno = 0;
+      ok = conn->http->send(req, res, error);
+      saved_errno = errno;
+    });
   } catch (const std::exception& e) {
     out.body.clear();
     out.truncated = false;
@@ -811,6 +567,12 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
   }
   const WatchEnd end = end_watch(*conn);
 
+  if (ok && end.cut == Cut::none && res.reason.size() > kMaxStatusLine) {
+    out.body.clear();
+    out.truncated = false;
+    out.error = "the status line from " + url + " is over " + std::to_string(kMaxStatusLine) + " bytes";
+    return out;
+  }
   if (ok && end.cut == Cut::none) {
     out.status = res.status;
     out.headers = copy_headers(res.headers);
