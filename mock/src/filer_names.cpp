@@ -1,4 +1,5 @@
 #include "filer_names.hpp"
+#include "utf8.hpp"
 
 #include <array>
 #include <cstdint>
@@ -6,20 +7,6 @@
 
 namespace entimg::mock::detail {
 namespace {
-
-char32_t decode_at(std::string_view s, std::size_t& i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  const std::size_t n = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
-  if (i + n > s.size()) {
-    i = s.size();
-    return 0xFFFD;
-  }
-  char32_t c = n == 1 ? b0 : n == 2 ? (b0 & 0x1Fu) : n == 3 ? (b0 & 0x0Fu) : (b0 & 0x07u);
-  for (std::size_t k = 1; k < n; ++k)
-    c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
-  i += n;
-  return c;
-}
 
 bool is_ascii_alnum(char32_t c) {
   return (c >= U'a' && c <= U'z') || (c >= U'A' && c <= U'Z') || (c >= U'0' && c <= U'9');
@@ -55,27 +42,21 @@ std::string transliterate(char32_t c) {
   return out;
 }
 
-bool is_space(char32_t c) {
-  return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f ||
-         c == 0x3000;
-}
-
 // Django's get_valid_filename: strip, ' ' -> '_', drop everything but [-\w.] (Unicode \w; every
 // non-ASCII code point other than white space counts as a word character here).
 std::u32string django_valid_filename(std::string_view s) {
   std::u32string cps;
   for (std::size_t i = 0; i < s.size();)
-    cps.push_back(decode_at(s, i));
+    cps.push_back(next_code_point(s, i));
   std::size_t b = 0, e = cps.size();
-  while (b < e && is_space(cps[b]))
+  while (b < e && is_python_space(cps[b]))
     ++b;
-  while (e > b && is_space(cps[e - 1]))
+  while (e > b && is_python_space(cps[e - 1]))
     --e;
   std::u32string out;
   for (std::size_t i = b; i < e; ++i) {
     char32_t c = cps[i] == U' ' ? U'_' : cps[i];
-    if (is_ascii_alnum(c) || c == U'_' || c == U'-' || c == U'.' || (c >= 0x80 && !is_space(c)))
+    if (is_ascii_alnum(c) || c == U'_' || c == U'-' || c == U'.' || (c >= 0x80 && !is_python_space(c)))
       out.push_back(c);
   }
   return out;

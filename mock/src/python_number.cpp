@@ -1,4 +1,5 @@
 #include "python_number.hpp"
+#include "utf8.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,31 +19,10 @@ constexpr std::array<char32_t, 66> kDigitZeros = {
     0x11450, 0x114d0, 0x11650, 0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60,
     0x16ac0, 0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0};
 
-bool is_python_space(char32_t c) {
-  return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f ||
-         c == 0x3000;
-}
-
 int digit_value(char32_t c) {
   for (const char32_t zero : kDigitZeros)
     if (c >= zero && c < zero + 10) return static_cast<int>(c - zero);
   return -1;
-}
-
-// Decodes one UTF-8 code point at s[i] (input is already valid UTF-8); advances i.
-char32_t next_code_point(std::string_view s, std::size_t& i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  const std::size_t n = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
-  if (i + n > s.size()) {
-    i = s.size();
-    return 0xFFFD;
-  }
-  char32_t c = n == 1 ? b0 : n == 2 ? (b0 & 0x1Fu) : n == 3 ? (b0 & 0x0Fu) : (b0 & 0x07u);
-  for (std::size_t k = 1; k < n; ++k)
-    c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
-  i += n;
-  return c;
 }
 
 std::u32string to_code_points(std::string_view s) {

@@ -11,7 +11,7 @@
 namespace entimg::mock {
 
 struct MockServer::Impl {
-  std::shared_ptr<const Service> service;
+  RequestHandler handler;
   ServerOptions options;
   httplib::Server server;
   std::thread thread;
@@ -23,10 +23,10 @@ struct MockServer::Impl {
 
 namespace {
 
-void install_handler(httplib::Server& server, const Service& service, const std::string& host) {
+void install_handler(httplib::Server& server, const RequestHandler& handler, const std::string& host) {
   // One pre-routing handler answers every method and path, so that routing, 404s and 301s follow
   // Django rather than cpp-httplib's own router.
-  server.set_pre_routing_handler([&service, host](const httplib::Request& req, httplib::Response& res) {
+  server.set_pre_routing_handler([&handler, host](const httplib::Request& req, httplib::Response& res) {
     // Django ignores Range, but cpp-httplib would cut our JSON to the requested bytes (answering
     // 200 with a fragment). The request is cpp-httplib's own non-const object, handed to handlers
     // as const; dropping the ranges it parsed is the one way to keep it from doing so.
@@ -38,14 +38,14 @@ void install_handler(httplib::Server& server, const Service& service, const std:
     for (const auto& [name, value] : req.headers)
       request.headers.emplace_back(name, value);
     request.server_authority = host + ":" + std::to_string(req.local_port);
-    HttpResponse response = service.handle(request);
+    HttpResponse response = handler(request);
     res.status = response.status;
     for (auto& [name, value] : response.headers)
       res.set_header(name.c_str(), value);
     // cpp-httplib writes Content-Length for a non-empty body (HEAD included); Django sends
     // "Content-Length: 0" for an empty one, which cpp-httplib would leave out.
     if (response.body.empty()) res.set_header("Content-Length", "0");
-    res.set_header("Content-Type", response.content_type);
+    if (!response.content_type.empty()) res.set_header("Content-Type", response.content_type);
     // Without it cpp-httplib adds "Accept-Ranges: bytes" to HEAD answers only, so HEAD's headers
     // would differ from GET's; "none" is also the truth: no ranges are served.
     res.set_header("Accept-Ranges", "none");
@@ -57,8 +57,11 @@ void install_handler(httplib::Server& server, const Service& service, const std:
 }  // namespace
 
 MockServer::MockServer(std::shared_ptr<const Service> service, ServerOptions options)
-    : impl_(std::make_unique<Impl>()) {
-  impl_->service = std::move(service);
+    : MockServer([service](const HttpRequest& request) { return service->handle(request); },
+                 std::move(options)) {}
+
+MockServer::MockServer(RequestHandler handler, ServerOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->handler = std::move(handler);
   impl_->options = std::move(options);
   auto& server = impl_->server;
   const std::size_t threads = impl_->options.threads;
@@ -72,7 +75,7 @@ MockServer::MockServer(std::shared_ptr<const Service> service, ServerOptions opt
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     impl->listen_fd = static_cast<int>(sock);
   });
-  install_handler(server, *impl_->service, impl_->options.host);
+  install_handler(server, impl_->handler, impl_->options.host);
 }
 
 MockServer::~MockServer() {
@@ -80,6 +83,7 @@ MockServer::~MockServer() {
 }
 
 int MockServer::bind() {
+  if (port_ > 0) return port_;
   auto& options = impl_->options;
   if (options.port == 0) {
     port_ = impl_->server.bind_to_any_port(options.host);
@@ -105,6 +109,7 @@ bool MockServer::run() {
 }
 
 void MockServer::start() {
+  bind();
   impl_->thread = std::thread([this] { run(); });
 }
 

@@ -1,39 +1,34 @@
 #pragma once
-// Any HttpRequest -> HttpResponse function served on cpp-httplib, as MockServer serves the mock's
-// Service (whose handle() is not virtual, so a corrupting wrapper needs a server of its own).
+// Any HttpRequest -> HttpResponse function served as the mock is served: MockServer with a
+// handler, so broken variants and scripted answers share the mock's transport and its tuning.
 #include <functional>
-#include <memory>
 #include <string>
 
-#include "entimg/mock/service.hpp"
+#include "entimg/mock/server.hpp"
 
 namespace entimg::broken {
 
-using Handler = std::function<mock::HttpResponse(const mock::HttpRequest&)>;
+using Handler = mock::RequestHandler;
 
 class HandlerServer {
  public:
   /// port 0 picks a free port.
-  HandlerServer(Handler handler, std::string host = "127.0.0.1", int port = 0);
-  ~HandlerServer();
-  HandlerServer(const HandlerServer&) = delete;
-  HandlerServer& operator=(const HandlerServer&) = delete;
+  explicit HandlerServer(Handler handler, std::string host = "127.0.0.1", int port = 0)
+      : server_(std::move(handler), mock::ServerOptions{std::move(host), port, 32}) {}
 
-  /// Binds and listens; returns the port, or throws std::runtime_error saying why not.
-  int bind();
+  /// Binds and listens (once); returns the port, or throws std::runtime_error saying why not.
+  int bind() { return server_.bind(); }
   /// Serves until stop(); false if the server could not run.
-  bool run();
+  bool run() { return server_.run(); }
   /// bind() (when not done yet) and run() on a background thread; the socket accepts on return.
-  void start();
-  void stop();
-  int port() const { return port_; }
+  void start() { server_.start(); }
+  void stop() { server_.stop(); }
+  int port() const { return server_.port(); }
   /// "http://127.0.0.1:PORT"
-  std::string url() const;
+  std::string url() const { return server_.url(); }
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-  int port_ = 0;
+  mock::MockServer server_;
 };
 
 }  // namespace entimg::broken

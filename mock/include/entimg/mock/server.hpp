@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -16,18 +17,22 @@ struct ServerOptions {
 /// The service on cpp-httplib. bind() then run() (blocking) or start() (in a thread); stop() from
 /// any thread. Tuned away from cpp-httplib's defaults that hurt a busy mock: a worker pool larger
 /// than the client's connection count, keep-alive without a 5-request cap, TCP_NODELAY.
+/// What answers a request; the mock's is Service::handle, tests serve altered answers.
+using RequestHandler = std::function<HttpResponse(const HttpRequest&)>;
+
 class MockServer {
  public:
   MockServer(std::shared_ptr<const Service> service, ServerOptions options);
+  MockServer(RequestHandler handler, ServerOptions options);
   ~MockServer();
   MockServer(const MockServer&) = delete;
   MockServer& operator=(const MockServer&) = delete;
 
-  /// Binds and listens; returns the port, or throws std::runtime_error saying why not.
+  /// Binds and listens (once); returns the port, or throws std::runtime_error saying why not.
   int bind();
   /// Serves until stop(); returns false if the server could not run.
   bool run();
-  /// run() on a background thread (for tests); the socket already accepts when bind() returned.
+  /// bind() if not done yet, then run() on a background thread; the socket accepts on return.
   void start();
   void stop();
   int port() const { return port_; }
