@@ -5,6 +5,7 @@
 #endif
 
 #include "entimg/common/schema.hpp"
+#include "entimg/common/json_pointer.hpp"
 
 // Without this valijson reports schema problems by printing and calling abort(). Only this file includes
 // valijson, so the setting cannot differ between translation units.
@@ -206,18 +207,7 @@ std::string expectation(const std::vector<SchemaNode>& schemas) {
 }
 
 std::string escape_pointer_token(std::string_view token) {
-  std::string out;
-  out.reserve(token.size());
-  for (const char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return common::json_pointer_token(token);
 }
 
 // What came, for the message: scalars in full (cut at ~120 bytes), containers by kind only.

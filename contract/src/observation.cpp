@@ -1,4 +1,5 @@
 #include "entimg/contract/observation.hpp"
+#include "entimg/common/json_pointer.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -110,18 +111,7 @@ std::optional<std::int64_t> record_id(const Json& record) {
 }
 
 std::string pointer_token(std::string_view key) {
-  std::string out;
-  out.reserve(key.size());
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return common::json_pointer_token(key);
 }
 
 std::string record_pointer(std::size_t index, std::string_view key) {
