@@ -1,5 +1,5 @@
 # Helpers for bench/run.sh: processes, measurements, arithmetic. Sourced, not run.
-# Expects: BENCH_TMP (a temp dir), MOCK (path to the mock binary), NGINX_TEMPLATE, SEED, PAGE_PATH,
+# Expects: root (the repository), BENCH_TMP (a temp dir), MOCK (path to the mock binary), NGINX_TEMPLATE, SEED, PAGE_PATH,
 # DURATION, CLK_TCK, NGINX_WORKERS. Functions hand results back in globals (MOCK_PORT, NGINX_PORT,
 # MEASURED, READY_MS), not through $(...), so that every process they start stays visible to the
 # EXIT trap.
@@ -22,6 +22,15 @@ cleanup() {
   STARTED_PIDS=()
   [[ -n ${BENCH_TMP:-} && -d $BENCH_TMP ]] && rm -rf "$BENCH_TMP"
   return 0
+}
+
+# build_release TARGET...: configures and builds the release preset under the shared build lock (other
+# jobs may build in this tree); dies with the log's tail on failure.
+build_release() {
+  (cd "$root" && flock /tmp/entimg-build.lock cmake --preset release >"$BENCH_TMP/configure.log" 2>&1) ||
+    die "cmake --preset release failed: $(tail -n 20 "$BENCH_TMP/configure.log")"
+  (cd "$root" && flock /tmp/entimg-build.lock cmake --build --preset release --target "$@" \
+    >"$BENCH_TMP/build.log" 2>&1) || die "build failed: $(tail -n 20 "$BENCH_TMP/build.log")"
 }
 
 forget_pid() {

@@ -47,14 +47,7 @@ for tool in curl node flock; do command -v "$tool" >/dev/null || die "$tool not 
 [[ -f $root/node_modules/ajv/package.json && -f $root/node_modules/ajv-formats/package.json ]] ||
   die "ajv is not installed under $root/node_modules (npm ci, as ci/setup.sh does)"
 
-if $BUILD; then
-  # Builds share the tree with other jobs: configure and build only under the lock.
-  (cd "$root" && flock /tmp/entimg-build.lock cmake --preset release >"$BENCH_TMP/configure.log" 2>&1) ||
-    die "cmake --preset release failed: $(tail -n 20 "$BENCH_TMP/configure.log")"
-  (cd "$root" && flock /tmp/entimg-build.lock cmake --build --preset release \
-    --target entimg-validate-bench entities-images-mock >"$BENCH_TMP/build.log" 2>&1) ||
-    die "build failed: $(tail -n 20 "$BENCH_TMP/build.log")"
-fi
+$BUILD && build_release entimg-validate-bench entities-images-mock
 [[ -x $BENCH && -x $MOCK ]] || die "no binaries in build/release (run without --no-build)"
 
 # The records: 20 pages of 1000 from the mock (127.0.0.1 only), merged into one JSON array.

@@ -14,6 +14,16 @@ add_library(valijson INTERFACE)
 target_include_directories(valijson SYSTEM INTERFACE "${VALIJSON_INCLUDE_DIR}")
 add_library(valijson::valijson ALIAS valijson)
 
+# PCRE2 (with its JIT) runs the schemas' "pattern" keywords; see common/src/ecma_regex.hpp.
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8>=10.40)
+
+# jemalloc: the contract suite's full walk builds and frees a DOM per page on several threads, where
+# glibc's allocator spent a third of the time (bench/run.sh, docs/bench.md).
+pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc>=5)
+
+# simdjson reads the pages the contract suite checks (contract/src/json_parse.hpp).
+pkg_check_modules(SIMDJSON REQUIRED IMPORTED_TARGET simdjson>=3)
+
 # Catch2 runs the tests, and the contract tool's JUnit report is Catch2's junit reporter.
 find_package(Catch2 2.13 REQUIRED)
 list(APPEND CMAKE_MODULE_PATH "${Catch2_DIR}")

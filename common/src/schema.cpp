@@ -7,6 +7,8 @@
 #include "entimg/common/schema.hpp"
 #include "entimg/common/json_pointer.hpp"
 
+#include "ecma_regex.hpp"
+
 // Without this valijson reports schema problems by printing and calling abort(). Only this file includes
 // valijson, so the setting cannot differ between translation units.
 #ifndef VALIJSON_USE_EXCEPTIONS
@@ -21,11 +23,15 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <set>
 #include <stdexcept>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/constraint_builder.hpp>
+#include <valijson/constraints/concrete_constraints.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
@@ -67,31 +73,128 @@ nlohmann::json read_schema_document(const std::filesystem::path& file) {
 // in is_valid, so requiring a maxLength next to every pattern keeps the regex off over-long strings.
 constexpr std::int64_t kLongestPatternInput = 4096;
 
-// Compiles every "pattern" now (valijson would compile it lazily, mid-run) and enforces the bound above.
-void check_patterns(const nlohmann::json& node, const std::filesystem::path& file, const std::string& where) {
-  if (node.is_object()) {
-    if (const auto pattern = node.find("pattern"); pattern != node.end() && pattern->is_string()) {
-      const std::string at = "schema file " + file.string() + ": " + where + "/pattern";
-      try {
-        std::regex compiled(pattern->get<std::string>());
-      } catch (const std::regex_error& e) {
-        throw std::runtime_error(at + " is not a regex std::regex (ECMAScript) accepts: " + e.what());
-      }
-      const auto bound = node.find("maxLength");
-      if (bound == node.end() || !bound->is_number_integer() ||
-          bound->get<std::int64_t>() > kLongestPatternInput) {
-        throw std::runtime_error(at + " needs a sibling \"maxLength\" of at most " +
-                                 std::to_string(kLongestPatternInput) +
-                                 ": std::regex would exhaust the stack on longer strings");
+// Calls fn(schema_object, pointer) on every schema object of the document `root` reachable through the
+// keywords that hold subschemas, or through a "$ref" into the same document; never on data ("enum",
+// "const", "default") nor on a property map itself, so a property called "pattern" is not a keyword.
+template <typename Json, typename Fn>
+void for_each_schema(Json& root, Fn&& fn) {
+  std::set<const void*> seen;
+  const auto walk = [&](const auto& self, Json& node, const std::string& where, int depth) -> void {
+    if (depth > 512) return;
+    if (node.is_array()) {  // "items" as a list, "allOf" and the like
+      std::size_t index = 0;
+      for (auto& member : node)
+        self(self, member, where + "/" + std::to_string(index++), depth + 1);
+      return;
+    }
+    if (!node.is_object() || !seen.insert(&node).second) return;
+    fn(node, where);
+    for (const char* keyword : {"properties", "patternProperties", "definitions", "$defs", "dependencies"}) {
+      if (const auto map = node.find(keyword); map != node.end() && map->is_object()) {
+        for (auto& [name, subschema] : map->items())
+          self(self, subschema, where + "/" + keyword + "/" + json_pointer_token(name), depth + 1);
       }
     }
-    for (const auto& [key, value] : node.items())
-      check_patterns(value, file, where + "/" + key);
-  } else if (node.is_array()) {
-    std::size_t index = 0;
-    for (const auto& value : node)
-      check_patterns(value, file, where + "/" + std::to_string(index++));
+    for (const char* keyword : {"items", "additionalItems", "additionalProperties", "contains",
+                                "propertyNames", "not", "if", "then", "else", "allOf", "anyOf", "oneOf"}) {
+      if (const auto subschema = node.find(keyword); subschema != node.end())
+        self(self, *subschema, where + "/" + keyword, depth + 1);
+    }
+    if (const auto ref = node.find("$ref"); ref != node.end() && ref->is_string()) {
+      const std::string uri = ref->template get<std::string>();
+      if (uri.starts_with('#')) {
+        try {
+          const nlohmann::json::json_pointer pointer(uri.substr(1));
+          if (root.contains(pointer)) self(self, root.at(pointer), uri.substr(1), depth + 1);
+        } catch (const nlohmann::json::exception&) {
+          // not a JSON pointer: valijson reports it when it parses the schema
+        }
+      }
+    }
+  };
+  walk(walk, root, "", 0);
+}
+
+// Compiles every "pattern" now (valijson would compile it lazily, mid-run) and enforces the bound above.
+void check_patterns(const nlohmann::json& root, const std::filesystem::path& file) {
+  for_each_schema(root, [&file](const nlohmann::json& node, const std::string& where) {
+    const auto pattern = node.find("pattern");
+    if (pattern == node.end() || !pattern->is_string()) return;
+    const std::string at = "schema file " + file.string() + ": " + where + "/pattern";
+    try {
+      std::regex compiled(pattern->get<std::string>());
+    } catch (const std::regex_error& e) {
+      throw std::runtime_error(at + " is not a regex std::regex (ECMAScript) accepts: " + e.what());
+    }
+    const auto bound = node.find("maxLength");
+    if (bound == node.end() || !bound->is_number_integer() ||
+        bound->get<std::int64_t>() > kLongestPatternInput) {
+      throw std::runtime_error(at + " needs a sibling \"maxLength\" of at most " +
+                               std::to_string(kLongestPatternInput) +
+                               ": std::regex would exhaust the stack on longer strings");
+    }
+  });
+}
+
+// ---- "pattern" through PCRE2 ----------------------------------------------------------------------------
+// valijson hard-wires std::regex for "pattern". Its parser does take builders for extra keywords, so the
+// copy of a schema handed to valijson has each "pattern" PCRE2 accepts renamed to kPcrePattern, whose
+// builder makes the constraint below: valijson still decides where and when a pattern applies (under
+// properties, allOf, anyOf, not, ...), only the matching engine changes. The schema text kept for error
+// messages keeps the standard keyword.
+constexpr const char* kPcrePattern = "$entimg:pattern";
+
+class PcrePatternConstraint : public valijson::constraints::PolyConstraint {
+ public:
+  explicit PcrePatternConstraint(detail::EcmaRegex regex) : regex_(std::move(regex)) {}
+
+  // As valijson's own pattern check under strong types: only strings are looked at.
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    if (!target.isString()) return true;
+    std::string why;
+    const auto outcome = regex_.search(target.asString(), &why);
+    if (outcome == detail::EcmaRegex::Outcome::match) return true;
+    if (results != nullptr) {
+      results->pushError(context, outcome == detail::EcmaRegex::Outcome::no_match
+                                      ? "Failed to match regex specified by 'pattern' constraint."
+                                      : "The 'pattern' constraint could not be evaluated: " + why + ".");
+    }
+    return false;
   }
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* memory) const override {
+    return new (memory) PcrePatternConstraint(*this);
+  }
+  std::size_t sizeOf() const override { return sizeof(PcrePatternConstraint); }
+
+  detail::EcmaRegex regex_;
+};
+
+class PcrePatternBuilder : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    std::string error;
+    auto regex = detail::EcmaRegex::compile(value.asString(), &error);
+    if (!regex) throw std::runtime_error("pattern \"" + value.asString() + "\": " + error);
+    return new PcrePatternConstraint(std::move(*regex));
+  }
+};
+
+// Renames each "pattern" keyword to kPcrePattern when PCRE2 gives it ECMAScript's meaning; any other
+// pattern stays with valijson's std::regex.
+void route_patterns_to_pcre2(nlohmann::json& root, const std::filesystem::path& file) {
+  for_each_schema(root, [&file](nlohmann::json& node, const std::string&) {
+    if (node.contains(kPcrePattern))
+      throw std::runtime_error("schema file " + file.string() + ": \"" + kPcrePattern + "\" is reserved");
+    const auto pattern = node.find("pattern");
+    if (pattern == node.end() || !pattern->is_string()) return;
+    const std::string text = pattern->get<std::string>();
+    if (!detail::EcmaRegex::same_in_pcre2(text) || !detail::EcmaRegex::compile(text, nullptr)) return;
+    node.erase("pattern");
+    node[kPcrePattern] = text;
+  });
 }
 
 // The file a "$ref" document URI names: its last path segment, looked up next to the root schema. The
@@ -331,20 +434,25 @@ SchemaValidator SchemaValidator::from_file(const std::filesystem::path& schema_f
   auto impl = std::make_shared<Impl>();
   impl->source = schema_file;
   impl->texts.root = follow_root_refs(read_schema_document(schema_file), dir, schema_file);
-  check_patterns(impl->texts.root, schema_file, "");
+  check_patterns(impl->texts.root, schema_file);
+
+  nlohmann::json engine_root = impl->texts.root;
+  route_patterns_to_pcre2(engine_root, schema_file);
 
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+  parser.addConstraintBuilder(kPcrePattern, new PcrePatternBuilder());  // the parser deletes it
   const auto fetch = [&dir,
                       &referenced = impl->texts.referenced](const std::string& uri) -> const nlohmann::json* {
     const std::filesystem::path file = referenced_file(dir, uri);
     auto doc = std::make_unique<nlohmann::json>(read_schema_document(file));
-    check_patterns(*doc, file, "");
+    check_patterns(*doc, file);
     referenced.emplace(file.filename().string(), *doc);
+    route_patterns_to_pcre2(*doc, file);
     return doc.release();  // valijson owns it until free_doc
   };
   const auto free_doc = [](const nlohmann::json* doc) { delete doc; };
   try {
-    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(impl->texts.root), impl->schema, fetch,
+    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(engine_root), impl->schema, fetch,
                           free_doc);
   } catch (const std::exception& e) {
     throw std::runtime_error("schema file " + schema_file.string() + ": " + e.what());

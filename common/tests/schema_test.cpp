@@ -1,5 +1,7 @@
 #include "entimg/common/schema.hpp"
 
+#include "ecma_regex.hpp"  // common/src: the pattern engine behind the validator
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -258,4 +260,84 @@ TEST_CASE("a container where a format-annotated string belongs is invalid, never
   CHECK_NOTHROW(page.validate(bad_page));
   CHECK_FALSE(record.validate(bad_record).empty());
   CHECK_FALSE(page.validate(bad_page).empty());
+}
+
+// "pattern" runs through PCRE2 with its JavaScript-compatibility options (common/src/ecma_regex.hpp); these
+// are answers ECMAScript's RegExp gives, which JSON Schema defers to.
+TEST_CASE("patterns answer as ECMAScript regular expressions do", "[schema]") {
+  ScratchDir dir("ecma");
+  const auto matches = [&dir](const std::string& pattern, const std::string& subject) {
+    static int n = 0;
+    json schema = {{"type", "string"}, {"maxLength", 100}, {"pattern", pattern}};
+    const auto validator =
+        SchemaValidator::from_file(dir.write("p" + std::to_string(++n) + ".schema.json", schema.dump()));
+    const bool valid = validator.is_valid(json(subject));
+    CHECK(validator.validate(json(subject)).empty() == valid);  // both paths agree
+    return valid;
+  };
+  CHECK(matches("^abc$", "abc"));
+  CHECK_FALSE(
+      matches("^abc$", "abc\n"));  // `$` is the very end (PCRE's default also allows before a final \n)
+  CHECK(matches("b", "abc"));      // a search, not a whole-string match
+  CHECK(matches("^(a)\\1$", "aa"));
+  CHECK_FALSE(matches("^(a)\\1$", "ab"));
+  CHECK(matches("^\\u00e9$", "\xc3\xa9"));  // \uhhhh escapes
+  CHECK_FALSE(matches("^.$", "\r"));        // `.` is no line terminator (this one stays on std::regex)
+  CHECK(matches("^[^/]$", "\xc3\xa9"));     // a class matches one character, not one byte
+  CHECK_FALSE(matches("^[]$", ""));         // an empty class matches nothing
+  CHECK(matches("^(?:(a)|b)\\1$", "b"));    // a reference to a group that took no part matches empty
+}
+
+TEST_CASE("only the pattern keyword is a pattern: a property or a value named so is data", "[schema]") {
+  ScratchDir dir("keyword");
+  const auto validator = SchemaValidator::from_file(dir.write("k.schema.json", R"({
+    "type": "object",
+    "properties": {"pattern": {"type": "string", "maxLength": 10, "pattern": "^x"},
+                   "kind": {"enum": [{"pattern": "^x"}]}},
+    "anyOf": [{"properties": {"a": {"maxLength": 9, "pattern": "^a"}}},
+              {"properties": {"a": {"maxLength": 9, "pattern": "^b"}}}]
+  })"));
+  CHECK(validator.is_valid(json{{"pattern", "xy"}, {"kind", {{"pattern", "^x"}}}, {"a", "a1"}}));
+  CHECK(validator.is_valid(json{{"a", "b1"}}));
+  CHECK_FALSE(validator.is_valid(json{{"a", "c1"}}));       // neither branch of anyOf
+  CHECK_FALSE(validator.is_valid(json{{"pattern", "y"}}));  // the property's own pattern applies
+  CHECK_FALSE(validator.is_valid(json{{"pattern", 5}}));
+  const auto errors = validator.validate(json{{"pattern", "y"}});
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].pointer == "/pattern");
+  CHECK_THAT(errors[0].message, Catch::Contains("pattern \"^x\"") && Catch::Contains("got \"y\""));
+}
+
+TEST_CASE("only syntax both dialects read alike goes to PCRE2", "[schema]") {
+  using entimg::common::detail::EcmaRegex;
+  for (const char* same :
+       {"^filer_public/([0-9a-f]{2})/\\1$", "^(?:a|b)+?$", "^\\u00e9\\x41\\cJ\\d\\w\\b$",
+        "(?<year>[0-9]{4})\\k<year>", "(?=a)(?!b)(?<=c)(?<!d)", "[.\\]-]", "a{2,3}", "\\.\\/"})
+    CHECK(EcmaRegex::same_in_pcre2(same));
+  for (const char* differs : {"a.b",         "\\s", "\\S", "\\v",   "\\p{L}", "\\A",     "\\Z",
+                              "\\Qa\\E",     "\\h", "\\R", "(?i)a", "(?#c)",  "(*UTF)a", "(?P<n>a)",
+                              "[[:alpha:]]", "a*+", "a++", "a{2}+", "\\x4",   "\\u12",   "\\"})
+    CHECK_FALSE(EcmaRegex::same_in_pcre2(differs));
+}
+
+TEST_CASE("the keyword the PCRE2 route uses internally is refused in a schema", "[schema]") {
+  ScratchDir dir("reserved");
+  CHECK_THAT(load_error(dir.write("r.schema.json", R"({"properties": {"a": {"$entimg:pattern": "^a"}}})")),
+             Catch::Contains("reserved"));
+}
+
+TEST_CASE("the project's own patterns all run on PCRE2 (the fast path the bench measures)", "[schema]") {
+  using entimg::common::detail::EcmaRegex;
+  std::size_t patterns = 0;
+  for (const char* file : {"image-record.schema.json", "page.schema.json"}) {
+    const json schema = read_json(entimg::common::schema_dir() / file);
+    for (const auto& [name, property] : schema.at("properties").items()) {
+      if (!property.contains("pattern")) continue;
+      ++patterns;
+      INFO(file << " " << name);
+      CHECK(EcmaRegex::same_in_pcre2(property.at("pattern").get<std::string>()));
+      CHECK(EcmaRegex::compile(property.at("pattern").get<std::string>(), nullptr).has_value());
+    }
+  }
+  CHECK(patterns >= 3);
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "check_support.hpp"
+#include "json_parse.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -67,7 +68,7 @@ void parse_body(Page& page) {
     return;
   }
   try {
-    page.json = nlohmann::json::parse(body);
+    page.json = detail::parse_json(body);
   } catch (const nlohmann::json::exception& e) {
     // The message quotes the bytes read last, which may be invalid UTF-8.
     page.json_error = "not JSON: " + common::utf8_replace_invalid(e.what());

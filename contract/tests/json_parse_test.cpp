@@ -1,0 +1,78 @@
+// parse_json must give what nlohmann::json::parse gives: the same values of the same kinds, and the
+// same errors. The checks (and the verdicts of the schema) depend on the kind of a number.
+#include "json_parse.hpp"
+
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+using nlohmann::json;
+using entimg::contract::detail::parse_json;
+
+// Equal values and equal kinds all the way down (json's == calls 5u and 5 equal).
+bool same(const json& a, const json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto it = a.begin(), jt = b.begin(); it != a.end(); ++it, ++jt)
+      if (it.key() != jt.key() || !same(*it, *jt)) return false;
+    return true;
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!same(a[i], b[i])) return false;
+    return true;
+  }
+  return a == b;
+}
+
+}  // namespace
+
+TEST_CASE("parse_json reads valid JSON exactly as nlohmann::json::parse", "[json]") {
+  const std::vector<std::string> texts = {
+      R"({"count":2,"next":null,"previous":"http://h/x?limit=1","results":[{"id":1,"key":null},{"id":2}]})",
+      R"({"a":1,"a":2,"b":[true,false,null]})",  // a duplicate key: the last one wins
+      "[0, 1, 18446744073709551615, 18446744073709551616, -1, -9223372036854775808, -9223372036854775809]",
+      "[1.0, 1e2, -2.5E-3, 1.7976931348623157e308, 5e-324, 0.1]",
+      R"(["\u00e9\ud83d\ude00", "tab\tquote\"slash\/", "", "\u0000"])",
+      " \n\t{ \"nested\" : [ [ [ { } ] ] , { \"e\" : [ ] } ] } \r\n",
+      "\"a string alone\"", "true", "null", "42",
+  };
+  for (const auto& text : texts) {
+    INFO(text);
+    CHECK(same(parse_json(text), json::parse(text)));
+  }
+}
+
+TEST_CASE("parse_json refuses what nlohmann refuses, with nlohmann's message", "[json]") {
+  const std::vector<std::string> texts = {
+      "",  "{", "[1,]", R"({"a":1,})", "01", "1.", "-", "nul", "\"\\ud800\"", "\"\xff\"", "{\"a\" 1}",
+      "[1] trailing", "\"unterminated", "{'single': 1}", "[1e400x]",
+  };
+  for (const auto& text : texts) {
+    INFO(text);
+    std::string expected, got;
+    try {
+      [[maybe_unused]] const json parsed = json::parse(text);
+    } catch (const json::exception& e) {
+      expected = e.what();
+    }
+    try {
+      [[maybe_unused]] const json parsed = parse_json(text);
+    } catch (const json::exception& e) {
+      got = e.what();
+    }
+    CHECK_FALSE(expected.empty());
+    CHECK(got == expected);
+  }
+}
+
+TEST_CASE("parse_json: the one documented difference, -0", "[json]") {
+  const json parsed = parse_json("-0");
+  CHECK(parsed == json::parse("-0"));  // equal as numbers
+  CHECK(parsed.dump() == json::parse("-0").dump());
+}
