@@ -7,14 +7,75 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "entimg/contract/cli.hpp"
 #include "entimg/contract/report.hpp"
+#include "entimg/contract/snapshot.hpp"
 #include "junit_report.hpp"
 #include "progress.hpp"
 
+namespace {
+
+using namespace entimg::contract;
+
+// record and diff (docs/snapshots.md).
+int run_snapshot_command(CliOptions& o) {
+  try {
+    const std::uint64_t limit = o.run.walk_limit ? o.run.walk_limit : 100;
+    std::optional<Client> client;
+    if (!o.client.base_url.empty()) client.emplace(o.client);
+    ProgressDisplay progress(std::cerr, isatty(STDERR_FILENO) != 0);
+    const auto on_progress = [&](const Progress& p) {
+      if (o.progress) progress.update(p);
+    };
+    if (o.command == Command::record) {
+      RecordOptions options{*o.out, limit, o.run.concurrency, o.force, on_progress};
+      const RecordResult result = record_snapshot(*client, options);
+      progress.finish();
+      for (const auto& w : result.warnings)
+        std::cerr << "entities-images-contract: warning: " << w << "\n";
+      if (!result.error.empty()) {
+        std::cerr << "entities-images-contract: record: " << result.error << "\n";
+        if (result.records > 0)
+          std::cerr << "entities-images-contract: " << result.records << " records are kept in "
+                    << o.out->string() << ".partial; the same command resumes from there\n";
+        return 2;
+      }
+      std::cout << "recorded " << result.records << " records (count " << result.count << ") into "
+                << o.out->string()
+                << (result.resumed ? " (resumed after " + std::to_string(result.resumed_records) + " records)"
+                                   : "")
+                << "\n";
+      return 0;
+    }
+    DiffOptions options;
+    options.ignore = o.ignore;
+    options.strict_host = o.strict_host;
+    options.limit = limit;
+    options.concurrency = o.run.concurrency;
+    options.on_progress = on_progress;
+    const DiffReport report = diff_snapshot(*o.snapshot, o.against, client ? &*client : nullptr, options);
+    progress.finish();
+    write_diff_console(std::cout, report);
+    if (o.json) {
+      std::ofstream out(*o.json);
+      write_diff_json(out, report, options);
+      if (!out) return std::cerr << "entities-images-contract: cannot write " << o.json->string() << "\n", 2;
+    }
+    if (o.junit && !write_junit_diff(report, *o.junit))
+      return std::cerr << "entities-images-contract: cannot write " << o.junit->string() << "\n", 2;
+    if (!report.error.empty()) return 2;
+    return report.any_change() ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << "entities-images-contract: error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  using namespace entimg::contract;
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   ParsedCli parsed =
       parse_contract_command_line(args, [](const std::string& name) -> std::optional<std::string> {
@@ -33,9 +94,10 @@ int main(int argc, char** argv) {
       std::cout << r.name << "  [" << r.group << "]  " << r.summary << " (" << r.source << ")\n";
     return 0;
   }
-  if (o.client.insecure)
+  if (o.client.insecure && o.client.base_url.size() > 0)
     std::cerr << "WARNING: --insecure: TLS certificates are NOT verified; anyone on the path can impersonate "
               << o.client.base_url << "\n";
+  if (o.command != Command::check) return run_snapshot_command(o);
   if (!o.seed_given)
     o.run.seed =
         static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007;

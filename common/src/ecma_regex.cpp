@@ -20,8 +20,9 @@ namespace {
 std::string pcre2_message(int code) {
   std::array<PCRE2_UCHAR, 256> buffer{};
   const int length = pcre2_get_error_message(code, buffer.data(), buffer.size());
-  return length < 0 ? "PCRE2 error " + std::to_string(code)
-                    : std::string(reinterpret_cast<const char*>(buffer.data()), static_cast<std::size_t>(length));
+  return length < 0
+             ? "PCRE2 error " + std::to_string(code)
+             : std::string(reinterpret_cast<const char*>(buffer.data()), static_cast<std::size_t>(length));
 }
 
 // Match data sized for any pattern's captures, one per thread: pcre2_match writes into it.
@@ -59,7 +60,8 @@ std::size_t common_escape_length(std::string_view pattern, std::size_t i) {
   const std::string_view rest = pattern.substr(i + 2);
   if (c == 'c' && !rest.empty() && is_letter(rest[0])) return 3;
   if (c == 'x' && rest.size() >= 2 && is_hex(rest[0]) && is_hex(rest[1])) return 4;
-  if (c == 'u' && rest.size() >= 4 && is_hex(rest[0]) && is_hex(rest[1]) && is_hex(rest[2]) && is_hex(rest[3]))
+  if (c == 'u' && rest.size() >= 4 && is_hex(rest[0]) && is_hex(rest[1]) && is_hex(rest[2]) &&
+      is_hex(rest[3]))
     return 6;
   if (c == 'k' && !rest.empty() && rest[0] == '<') return 2;
   return 0;
@@ -93,8 +95,8 @@ bool EcmaRegex::same_in_pcre2(std::string_view pattern) {
         return false;
       case '(':
         if (rest.starts_with("*")) return false;
-        if (rest.starts_with("?") && !rest.starts_with("?:") && !rest.starts_with("?=") && !rest.starts_with("?!") &&
-            !rest.starts_with("?<=") && !rest.starts_with("?<!") &&
+        if (rest.starts_with("?") && !rest.starts_with("?:") && !rest.starts_with("?=") &&
+            !rest.starts_with("?!") && !rest.starts_with("?<=") && !rest.starts_with("?<!") &&
             !(rest.starts_with("?<") && rest.size() > 2 && is_letter(rest[2])))
           return false;
         break;
@@ -123,7 +125,8 @@ std::optional<EcmaRegex> EcmaRegex::compile(std::string_view pattern, std::strin
   }
   pcre2_set_newline(context, PCRE2_NEWLINE_ANYCRLF);
   constexpr std::uint32_t kOptions = PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS |
-                                     PCRE2_MATCH_UNSET_BACKREF | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_BACKSLASH_C;
+                                     PCRE2_MATCH_UNSET_BACKREF | PCRE2_DOLLAR_ENDONLY |
+                                     PCRE2_NEVER_BACKSLASH_C;
   int code = 0;
   PCRE2_SIZE offset = 0;
   auto holder = std::make_shared<Code>();

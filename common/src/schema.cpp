@@ -6,6 +6,7 @@
 
 #include "entimg/common/schema.hpp"
 #include "entimg/common/json_pointer.hpp"
+#include "entimg/common/url.hpp"
 
 #include "ecma_regex.hpp"
 
@@ -317,16 +318,7 @@ std::string escape_pointer_token(std::string_view token) {
 std::string describe_value(const nlohmann::json& value) {
   if (value.is_object()) return "an object";
   if (value.is_array()) return "an array of " + std::to_string(value.size()) + " items";
-  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  constexpr std::size_t kMaxBytes = 120;
-  if (text.size() > kMaxBytes) {
-    std::size_t cut = kMaxBytes;
-    // Back up to a UTF-8 lead byte so the message stays valid UTF-8.
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U)
-      --cut;
-    text = text.substr(0, cut) + "...";
-  }
-  return text;
+  return utf8_cut(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 120, "...");
 }
 
 // valijson adds, above each real violation, one "failed to validate item/property/child schema" line per

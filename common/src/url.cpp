@@ -64,6 +64,15 @@ std::string percent_decode(std::string_view text, bool plus_as_space) {
   return out;
 }
 
+std::string utf8_cut(std::string text, std::size_t max, std::string_view mark) {
+  if (text.size() <= max) return text;
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U)
+    --cut;
+  text.resize(cut);
+  return text.append(mark);
+}
+
 std::string utf8_replace_invalid(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size());

@@ -46,6 +46,8 @@ void split_names(std::string_view list, std::vector<std::string>& out) {
 
 std::string contract_usage() {
   return R"(Usage: entities-images-contract --base-url URL [options]
+       entities-images-contract record --base-url URL --out DIR [options]
+       entities-images-contract diff --snapshot DIR (--base-url URL | --against DIR) [options]
 
 Checks a deployment of GET {URL}/edw/api/entities-images/ against its contract: schema, cross-field
 rules, page length, links, origin, ordering, walk, headers and parameter handling. It only sends
@@ -84,6 +86,23 @@ Reports:
   --json FILE             write a JSON report
   --no-progress           no progress display during a full walk
   --help, --version
+
+record: walks the deployment into a snapshot (records.jsonl as served, the first pages, a
+manifest with sha256s). It writes OUT.partial and renames it to OUT when complete; run again, it
+resumes an interrupted recording. Exit: 0 recorded, 2 error. Takes the safety options above.
+  --out DIR               the snapshot directory
+  --walk-limit N          records asked for a page (default 100)
+  --force                 replace an existing OUT (once the new recording is complete), or a
+                          partial recording of another deployment
+
+diff: compares the snapshot with the deployment (--base-url) or with a second snapshot
+(--against): records added, removed and changed (by id, field by field), schema drift, the
+first page's headers, count. Exit: 0 no change, 1 changes, 2 error. Takes the safety options,
+--walk-limit (default 100), --junit, --json.
+  --snapshot DIR          the old side
+  --against DIR           the new side, when it is a snapshot too
+  --ignore FIELD[,FIELD]  leave these fields out (repeatable), e.g. volatile ones
+  --strict-host           compare image URLs whole (default: their scheme and host are not compared)
 )";
 }
 
@@ -94,19 +113,25 @@ ParsedCli parse_contract_command_line(
   CliOptions& o = parsed.options;
   o.run.concurrency = 2;
   bool base_given = false;
+  std::vector<std::string> given;  // the options on the line, to check they fit the command
+  std::size_t first = 0;
+  if (!args.empty() && (args[0] == "record" || args[0] == "diff")) {
+    o.command = args[0] == "record" ? Command::record : Command::diff;
+    first = 1;
+  }
   auto fail = [&](std::string message) {
     parsed.error = std::move(message);
     return parsed;
   };
-  for (std::size_t i = 0; i < args.size(); ++i) {
+  for (std::size_t i = first; i < args.size(); ++i) {
     std::string_view arg = args[i];
     std::optional<std::string_view> inline_value;
     if (const auto eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
       inline_value = arg.substr(eq + 1);
       arg = arg.substr(0, eq);
     }
-    static constexpr std::string_view kFlags[] = {"--help", "-h",         "--version",
-                                                  "--list", "--insecure", "--no-progress"};
+    static constexpr std::string_view kFlags[] = {"--help",     "-h",      "--version",     "--list",
+                                                  "--insecure", "--force", "--strict-host", "--no-progress"};
     if (std::find(std::begin(kFlags), std::end(kFlags), arg) != std::end(kFlags)) {
       if (inline_value) return fail("option " + std::string(arg) + " takes no value");
       if (arg == "--help" || arg == "-h") o.help = true;
@@ -114,13 +139,17 @@ ParsedCli parse_contract_command_line(
       if (arg == "--list") o.list = true;
       if (arg == "--insecure") o.client.insecure = true;
       if (arg == "--no-progress") o.progress = false;
+      if (arg == "--force") o.force = true;
+      if (arg == "--strict-host") o.strict_host = true;
+      given.emplace_back(arg);
       continue;
     }
     static constexpr std::string_view kValued[] = {
         "--base-url",   "--mode",     "--walk-limit",   "--page-cap", "--seed",        "--order-key",
         "--public-url", "--only",     "--skip",         "--rate",     "--concurrency", "--connect-timeout",
         "--timeout",    "--deadline", "--max-requests", "--retries",  "--header",      "--header-from-env",
-        "--cacert",     "--junit",    "--json"};
+        "--cacert",     "--junit",    "--json",         "--out",      "--snapshot",    "--against",
+        "--ignore"};
     if (std::find(std::begin(kValued), std::end(kValued), arg) == std::end(kValued))
       return fail("unknown option '" + std::string(args[i]) + "'");
     std::string_view value;
@@ -131,6 +160,7 @@ ParsedCli parse_contract_command_line(
     else
       return fail("option " + std::string(arg) + " needs a value");
     const std::string name(arg);
+    given.emplace_back(arg);
     std::uint64_t n = 0;
     std::chrono::milliseconds ms{0};
     if (arg == "--base-url" || arg == "--public-url") {
@@ -217,9 +247,46 @@ ParsedCli parse_contract_command_line(
       o.junit = std::filesystem::path(value);
     } else if (arg == "--json") {
       o.json = std::filesystem::path(value);
+    } else if (arg == "--out" || arg == "--snapshot" || arg == "--against") {
+      if (value.empty()) return fail(name + " needs a directory");
+      (arg == "--out" ? o.out : arg == "--snapshot" ? o.snapshot : o.against) = std::filesystem::path(value);
+    } else if (arg == "--ignore") {
+      split_names(value, o.ignore);
     }
   }
-  if (!base_given && !o.help && !o.version && !o.list) return fail("--base-url is required");
+  if (o.help || o.version) return parsed;
+  // What each command takes besides the safety options, --header*, --cacert and --no-progress.
+  static constexpr std::string_view kCheckOnly[] = {"--mode",       "--page-cap", "--seed", "--order-key",
+                                                    "--public-url", "--only",     "--skip", "--list"};
+  static constexpr std::string_view kRecordOnly[] = {"--out", "--force"};
+  static constexpr std::string_view kDiffOnly[] = {"--snapshot", "--against", "--ignore", "--strict-host"};
+  static constexpr std::string_view kReports[] = {"--junit", "--json"};
+  const auto refuse = [&](const auto& names, const char* command) -> std::optional<std::string> {
+    for (const auto& g : given)
+      if (std::find(std::begin(names), std::end(names), g) != std::end(names))
+        return "option " + g + " is not one of " + command;
+    return std::nullopt;
+  };
+  const char* command_name = o.command == Command::record ? "record's"
+                             : o.command == Command::diff ? "diff's"
+                                                          : "a check run's (it belongs to record or diff)";
+  if (o.command != Command::check)
+    if (auto bad = refuse(kCheckOnly, command_name)) return fail(*bad);
+  if (o.command != Command::record)
+    if (auto bad = refuse(kRecordOnly, command_name)) return fail(*bad);
+  if (o.command != Command::diff)
+    if (auto bad = refuse(kDiffOnly, command_name)) return fail(*bad);
+  if (o.command == Command::record)
+    if (auto bad = refuse(kReports, command_name)) return fail(*bad);
+  if (o.command == Command::check && o.list) return parsed;
+  if (o.command == Command::record && !o.out) return fail("record needs --out DIR");
+  if (o.command == Command::diff) {
+    if (!o.snapshot) return fail("diff needs --snapshot DIR");
+    if (base_given == o.against.has_value())
+      return fail("diff compares the snapshot with either --base-url URL or --against DIR");
+    return parsed;
+  }
+  if (!base_given) return fail("--base-url is required");
   return parsed;
 }
 

@@ -65,14 +65,8 @@ void FailureBudget::finish(std::string_view what_more) {
 
 namespace {
 
-// Cuts text at max bytes without splitting a UTF-8 sequence.
 std::string cut_utf8(std::string text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U)
-    --cut;
-  text.resize(cut);
-  return text + "…";
+  return common::utf8_cut(std::move(text), max, "…");
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 
 namespace {
 
-using nlohmann::json;
 using entimg::contract::detail::parse_json;
+using nlohmann::json;
 
 // Equal values and equal kinds all the way down (json's == calls 5u and 5 equal).
 bool same(const json& a, const json& b) {
@@ -40,7 +40,10 @@ TEST_CASE("parse_json reads valid JSON exactly as nlohmann::json::parse", "[json
       "[1.0, 1e2, -2.5E-3, 1.7976931348623157e308, 5e-324, 0.1]",
       R"(["\u00e9\ud83d\ude00", "tab\tquote\"slash\/", "", "\u0000"])",
       " \n\t{ \"nested\" : [ [ [ { } ] ] , { \"e\" : [ ] } ] } \r\n",
-      "\"a string alone\"", "true", "null", "42",
+      "\"a string alone\"",
+      "true",
+      "null",
+      "42",
   };
   for (const auto& text : texts) {
     INFO(text);
@@ -50,8 +53,21 @@ TEST_CASE("parse_json reads valid JSON exactly as nlohmann::json::parse", "[json
 
 TEST_CASE("parse_json refuses what nlohmann refuses, with nlohmann's message", "[json]") {
   const std::vector<std::string> texts = {
-      "",  "{", "[1,]", R"({"a":1,})", "01", "1.", "-", "nul", "\"\\ud800\"", "\"\xff\"", "{\"a\" 1}",
-      "[1] trailing", "\"unterminated", "{'single': 1}", "[1e400x]",
+      "",
+      "{",
+      "[1,]",
+      R"({"a":1,})",
+      "01",
+      "1.",
+      "-",
+      "nul",
+      "\"\\ud800\"",
+      "\"\xff\"",
+      "{\"a\" 1}",
+      "[1] trailing",
+      "\"unterminated",
+      "{'single': 1}",
+      "[1e400x]",
   };
   for (const auto& text : texts) {
     INFO(text);

@@ -30,7 +30,8 @@ Options:
   --port N          port to listen on; 0 picks a free one (default 8000)
   --records N       size of the generated collection (default 300000)
   --seed S          seed of the generated collection (default 1)
-  --dataset FILE    serve the records of FILE (JSON Lines, or a JSON array) instead
+  --dataset PATH    serve the records of PATH instead: a JSON Lines file, a JSON array, or a
+                    snapshot directory written by `entities-images-contract record`
   --threads N       worker threads; each open connection holds one (default 128)
   --help            print this help and exit
   --version         print the version and exit
@@ -109,7 +110,7 @@ ParsedOptions parse_command_line(const std::vector<std::string_view>& args) {
       o.threads = static_cast<std::size_t>(n);
     } else if (arg == "--dataset") {
       if (value.empty()) {
-        parsed.error = "option --dataset needs a file";
+        parsed.error = "option --dataset needs a file or a snapshot directory";
         return parsed;
       }
       o.dataset = std::filesystem::path(value);

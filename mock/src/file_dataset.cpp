@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "entimg/common/snapshot.hpp"
 #include "entimg/mock/dataset.hpp"
 
 namespace entimg::mock {
@@ -156,6 +157,15 @@ class FileDataset final : public Dataset {
 }  // namespace
 
 std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path) {
+  if (std::filesystem::is_directory(path)) {
+    // A snapshot (common/snapshot.hpp): only a complete one whose files match its manifest.
+    try {
+      (void)common::open_snapshot(path);
+    } catch (const std::runtime_error& e) {
+      throw DatasetError(e.what());
+    }
+    return load_dataset_file(path / "records.jsonl");
+  }
   const std::string where = path.string();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DatasetError(where + ": cannot open the dataset file");

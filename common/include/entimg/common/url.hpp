@@ -15,6 +15,10 @@ std::string percent_decode(std::string_view text, bool plus_as_space);
 /// Replaces every ill-formed UTF-8 sequence with U+FFFD, one per maximal subpart (as Python and WHATWG do).
 std::string utf8_replace_invalid(std::string_view bytes);
 
+/// text cut to at most max bytes without splitting a UTF-8 sequence, with mark appended when cut (for
+/// messages that quote server text).
+std::string utf8_cut(std::string text, std::size_t max, std::string_view mark);
+
 /// Splits an application/x-www-form-urlencoded query on '&' only, keeping blank values and
 /// repeated keys in order; "key" alone is ("key", ""); names and values are decoded as UTF-8.
 QueryParams parse_query(std::string_view query);

@@ -11,8 +11,11 @@
 
 namespace entimg::contract {
 
+enum class Command { check, record, diff };
+
 /// The command line of entities-images-contract.
 struct CliOptions {
+  Command command = Command::check;  ///< the first word: (none) checks, `record`, `diff`
   ClientOptions client;
   RunOptions run;
   bool seed_given = false;
@@ -22,6 +25,14 @@ struct CliOptions {
   bool help = false;
   bool version = false;
   bool progress = true;  ///< --no-progress turns it off
+  // record
+  std::optional<std::filesystem::path> out;  ///< --out DIR
+  bool force = false;                        ///< --force
+  // diff
+  std::optional<std::filesystem::path> snapshot;  ///< --snapshot DIR (the old side)
+  std::optional<std::filesystem::path> against;   ///< --against DIR (a second snapshot instead of --base-url)
+  std::vector<std::string> ignore;                ///< --ignore FIELD
+  bool strict_host = false;                       ///< --strict-host
 };
 
 struct ParsedCli {

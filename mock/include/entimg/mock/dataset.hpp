@@ -39,8 +39,9 @@ class DatasetError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Loads a JSON Lines file (one record per line) or a JSON array of records. `image` may be
-/// present and is ignored. Throws DatasetError.
+/// Loads a JSON Lines file (one record per line), a JSON array of records, or a snapshot directory
+/// (its records.jsonl, once common::open_snapshot has found the snapshot complete and intact). `image`
+/// may be present and is ignored: it is rebuilt for each request's origin. Throws DatasetError.
 std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path);
 
 }  // namespace entimg::mock

@@ -1,0 +1,152 @@
+#include "entimg/common/snapshot.hpp"
+
+#include <array>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
+#include <openssl/evp.h>
+
+namespace entimg::common {
+namespace {
+
+const nlohmann::json& member(const nlohmann::json& doc, const char* key) {
+  const auto it = doc.find(key);
+  if (it == doc.end()) throw std::runtime_error(std::string("manifest: \"") + key + "\" is missing");
+  return *it;
+}
+
+std::string text_member(const nlohmann::json& doc, const char* key) {
+  const auto& value = member(doc, key);
+  if (!value.is_string()) throw std::runtime_error(std::string("manifest: \"") + key + "\" is not a string");
+  return value.get<std::string>();
+}
+
+std::uint64_t count_member(const nlohmann::json& doc, const char* key) {
+  const auto& value = member(doc, key);
+  if (!value.is_number_unsigned())
+    throw std::runtime_error(std::string("manifest: \"") + key + "\" is not a whole number");
+  return value.get<std::uint64_t>();
+}
+
+// A file name inside the snapshot: relative, no "..", no empty or dot segments.
+bool safe_relative(const std::string& name) {
+  if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos) return false;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const std::size_t slash = std::min(name.find('/', start), name.size());
+    const std::string segment = name.substr(start, slash - start);
+    if (segment.empty() || segment == "." || segment == "..") return false;
+    start = slash + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+nlohmann::json SnapshotManifest::to_json() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& f : files)
+    list.push_back({{"name", f.name}, {"bytes", f.bytes}, {"sha256", f.sha256}});
+  return {{"format", kSnapshotFormat}, {"version", kSnapshotVersion}, {"complete", complete},
+          {"base_url", base_url},      {"collection_path", collection_path},
+          {"recorded_at", recorded_at}, {"tool", tool},
+          {"count", count},            {"records", records},
+          {"limit", limit},            {"files", list}};
+}
+
+SnapshotManifest SnapshotManifest::from_json(const nlohmann::json& doc) {
+  if (!doc.is_object()) throw std::runtime_error("manifest: not a JSON object");
+  if (text_member(doc, "format") != kSnapshotFormat)
+    throw std::runtime_error(std::string("manifest: \"format\" is not \"") + kSnapshotFormat + "\"");
+  if (count_member(doc, "version") != kSnapshotVersion)
+    throw std::runtime_error("manifest: version " + member(doc, "version").dump() + " is not one this tool reads (" +
+                             std::to_string(kSnapshotVersion) + ")");
+  SnapshotManifest m;
+  const auto& complete = member(doc, "complete");
+  if (!complete.is_boolean()) throw std::runtime_error("manifest: \"complete\" is not true or false");
+  m.complete = complete.get<bool>();
+  m.base_url = text_member(doc, "base_url");
+  m.collection_path = text_member(doc, "collection_path");
+  m.recorded_at = text_member(doc, "recorded_at");
+  m.tool = text_member(doc, "tool");
+  m.count = count_member(doc, "count");
+  m.records = count_member(doc, "records");
+  m.limit = count_member(doc, "limit");
+  const auto& files = member(doc, "files");
+  if (!files.is_array()) throw std::runtime_error("manifest: \"files\" is not an array");
+  for (const auto& f : files) {
+    if (!f.is_object()) throw std::runtime_error("manifest: an entry of \"files\" is not an object");
+    SnapshotFile file{text_member(f, "name"), count_member(f, "bytes"), text_member(f, "sha256")};
+    if (!safe_relative(file.name))
+      throw std::runtime_error("manifest: file name \"" + file.name + "\" is not a plain relative path");
+    m.files.push_back(std::move(file));
+  }
+  return m;
+}
+
+std::string sha256_file(const std::filesystem::path& file, std::uint64_t* bytes) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error(file.string() + ": cannot be opened");
+  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 is not available");
+  std::array<char, 1 << 16> buffer{};
+  std::uint64_t total = 0;
+  while (in) {
+    in.read(buffer.data(), buffer.size());
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got == 0) break;
+    EVP_DigestUpdate(ctx.get(), buffer.data(), got);
+    total += got;
+  }
+  if (in.bad()) throw std::runtime_error(file.string() + ": read error");
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(ctx.get(), digest.data(), &length);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) {
+    hex.push_back(kHex[digest[i] >> 4]);
+    hex.push_back(kHex[digest[i] & 15]);
+  }
+  if (bytes != nullptr) *bytes = total;
+  return hex;
+}
+
+SnapshotManifest open_snapshot(const std::filesystem::path& dir) {
+  const std::string where = "snapshot " + dir.string();
+  if (!std::filesystem::is_directory(dir)) throw std::runtime_error(where + ": not a directory");
+  const auto manifest_file = dir / "manifest.json";
+  std::ifstream in(manifest_file, std::ios::binary);
+  if (!in) throw std::runtime_error(where + ": no manifest.json (not a snapshot)");
+  SnapshotManifest m;
+  try {
+    m = SnapshotManifest::from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(where + ": manifest.json is not valid JSON: " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(where + ": " + e.what());
+  }
+  if (!m.complete)
+    throw std::runtime_error(where + ": the recording is not complete (run `record` again to finish it)");
+  bool has_records = false;
+  for (const auto& f : m.files) {
+    has_records = has_records || f.name == "records.jsonl";
+    std::uint64_t bytes = 0;
+    std::string sha;
+    try {
+      sha = sha256_file(dir / f.name, &bytes);
+    } catch (const std::runtime_error&) {
+      throw std::runtime_error(where + ": " + f.name + " is missing");
+    }
+    if (bytes != f.bytes || sha != f.sha256)
+      throw std::runtime_error(where + ": " + f.name + " does not match the manifest (" + std::to_string(bytes) +
+                               " bytes, sha256 " + sha + "; recorded " + std::to_string(f.bytes) + " bytes, " +
+                               f.sha256 + ")");
+  }
+  if (!has_records) throw std::runtime_error(where + ": the manifest lists no records.jsonl");
+  return m;
+}
+
+}  // namespace entimg::common
