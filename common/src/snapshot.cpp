@@ -48,11 +48,17 @@ nlohmann::json SnapshotManifest::to_json() const {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& f : files)
     list.push_back({{"name", f.name}, {"bytes", f.bytes}, {"sha256", f.sha256}});
-  return {{"format", kSnapshotFormat}, {"version", kSnapshotVersion}, {"complete", complete},
-          {"base_url", base_url},      {"collection_path", collection_path},
-          {"recorded_at", recorded_at}, {"tool", tool},
-          {"count", count},            {"records", records},
-          {"limit", limit},            {"files", list}};
+  return {{"format", kSnapshotFormat},
+          {"version", kSnapshotVersion},
+          {"complete", complete},
+          {"base_url", base_url},
+          {"collection_path", collection_path},
+          {"recorded_at", recorded_at},
+          {"tool", tool},
+          {"count", count},
+          {"records", records},
+          {"limit", limit},
+          {"files", list}};
 }
 
 SnapshotManifest SnapshotManifest::from_json(const nlohmann::json& doc) {
@@ -60,8 +66,8 @@ SnapshotManifest SnapshotManifest::from_json(const nlohmann::json& doc) {
   if (text_member(doc, "format") != kSnapshotFormat)
     throw std::runtime_error(std::string("manifest: \"format\" is not \"") + kSnapshotFormat + "\"");
   if (count_member(doc, "version") != kSnapshotVersion)
-    throw std::runtime_error("manifest: version " + member(doc, "version").dump() + " is not one this tool reads (" +
-                             std::to_string(kSnapshotVersion) + ")");
+    throw std::runtime_error("manifest: version " + member(doc, "version").dump() +
+                             " is not one this tool reads (" + std::to_string(kSnapshotVersion) + ")");
   SnapshotManifest m;
   const auto& complete = member(doc, "complete");
   if (!complete.is_boolean()) throw std::runtime_error("manifest: \"complete\" is not true or false");
@@ -141,9 +147,9 @@ SnapshotManifest open_snapshot(const std::filesystem::path& dir) {
       throw std::runtime_error(where + ": " + f.name + " is missing");
     }
     if (bytes != f.bytes || sha != f.sha256)
-      throw std::runtime_error(where + ": " + f.name + " does not match the manifest (" + std::to_string(bytes) +
-                               " bytes, sha256 " + sha + "; recorded " + std::to_string(f.bytes) + " bytes, " +
-                               f.sha256 + ")");
+      throw std::runtime_error(where + ": " + f.name + " does not match the manifest (" +
+                               std::to_string(bytes) + " bytes, sha256 " + sha + "; recorded " +
+                               std::to_string(f.bytes) + " bytes, " + f.sha256 + ")");
   }
   if (!has_records) throw std::runtime_error(where + ": the manifest lists no records.jsonl");
   return m;

@@ -7,7 +7,8 @@
 
 namespace entimg::contract::detail {
 
-Page fetch_window(Client& client, const std::string& collection_path, std::uint64_t limit, std::uint64_t offset) {
+Page fetch_window(Client& client, const std::string& collection_path, std::uint64_t limit,
+                  std::uint64_t offset) {
   Page page;
   page.sent = {{"limit", std::to_string(limit)}};
   if (offset > 0) page.sent.emplace_back("offset", std::to_string(offset));
@@ -59,8 +60,9 @@ Page PageStream::next() {
   return page;
 }
 
-CollectionWalk::CollectionWalk(Client& client, std::string collection_path, std::uint64_t limit, std::size_t window,
-                               std::uint64_t start, std::uint64_t stride, std::uint64_t count)
+CollectionWalk::CollectionWalk(Client& client, std::string collection_path, std::uint64_t limit,
+                               std::size_t window, std::uint64_t start, std::uint64_t stride,
+                               std::uint64_t count)
     : client_(client),
       collection_path_(std::move(collection_path)),
       limit_(limit),
@@ -76,8 +78,9 @@ const nlohmann::json& CollectionWalk::check(const Page& page) {
   const std::string& url = page.exchange.url;
   if (page.exchange.status != 200) {
     throw std::runtime_error("GET " + url + " answered " +
-                             (page.exchange.status == 0 ? (page.exchange.error.empty() ? "nothing" : page.exchange.error)
-                                                        : "status " + std::to_string(page.exchange.status)));
+                             (page.exchange.status == 0
+                                  ? (page.exchange.error.empty() ? "nothing" : page.exchange.error)
+                                  : "status " + std::to_string(page.exchange.status)));
   }
   if (!page.json || !page.json->is_object())
     throw std::runtime_error("GET " + url + ": the body is not a JSON object" +
@@ -85,7 +88,8 @@ const nlohmann::json& CollectionWalk::check(const Page& page) {
   const Json* results = results_array(page);
   const auto count = as_count(member(*page.json, "count"));
   if (results == nullptr || !count)
-    throw std::runtime_error("GET " + url + ": no \"results\" array or no \"count\"; not a page of the endpoint");
+    throw std::runtime_error("GET " + url +
+                             ": no \"results\" array or no \"count\"; not a page of the endpoint");
   count_ = *count;
   return *results;
 }
@@ -96,7 +100,8 @@ std::optional<Page> CollectionWalk::next() {
   if (!started_) {
     page = fetch_window(client_, collection_path_, limit_, next_offset_);
     const auto& results = check(page);
-    stride_ = results.empty() || results.size() >= limit_ || results.size() >= count_ ? limit_ : results.size();
+    stride_ =
+        results.empty() || results.size() >= limit_ || results.size() >= count_ ? limit_ : results.size();
     started_ = true;
   } else {
     if (!stream_) stream_.emplace(client_, collection_path_, limit_, stride_, next_offset_, window_);

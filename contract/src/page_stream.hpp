@@ -67,6 +67,7 @@ class CollectionWalk {
 };
 
 /// GET collection_path?limit=L&offset=O (offset left out when 0), parsed.
-Page fetch_window(Client& client, const std::string& collection_path, std::uint64_t limit, std::uint64_t offset);
+Page fetch_window(Client& client, const std::string& collection_path, std::uint64_t limit,
+                  std::uint64_t offset);
 
 }  // namespace entimg::contract::detail

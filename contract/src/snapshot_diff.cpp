@@ -44,7 +44,8 @@ HeaderList interesting(const HeaderList& all) {
 class SnapshotSide : public Side {
  public:
   explicit SnapshotSide(const fs::path& dir) : dir_(dir), manifest_(common::open_snapshot(dir)) {
-    description = "snapshot " + dir.string() + " (" + manifest_.base_url + ", recorded " + manifest_.recorded_at + ")";
+    description =
+        "snapshot " + dir.string() + " (" + manifest_.base_url + ", recorded " + manifest_.recorded_at + ")";
     in_.open(dir / "records.jsonl", std::ios::binary);
     if (!in_) throw std::runtime_error(dir.string() + "/records.jsonl cannot be opened");
     std::ifstream head(dir / "pages" / "page-1.head.json", std::ios::binary);
@@ -115,7 +116,15 @@ class LiveSide : public Side {
 };
 
 // JSON kinds as JSON Schema names them.
-enum Kind : unsigned { kNull = 1, kBoolean = 2, kInteger = 4, kNumber = 8, kString = 16, kArray = 32, kObject = 64 };
+enum Kind : unsigned {
+  kNull = 1,
+  kBoolean = 2,
+  kInteger = 4,
+  kNumber = 8,
+  kString = 16,
+  kArray = 32,
+  kObject = 64
+};
 
 unsigned kind_of(const Json& v) {
   if (v.is_null()) return kNull;
@@ -127,9 +136,13 @@ unsigned kind_of(const Json& v) {
 }
 
 std::string kinds_text(unsigned kinds) {
-  static constexpr std::array<std::pair<unsigned, const char*>, 7> kNames = {
-      {{kNull, "null"}, {kBoolean, "boolean"}, {kInteger, "integer"}, {kNumber, "number"},
-       {kString, "string"}, {kArray, "array"}, {kObject, "object"}}};
+  static constexpr std::array<std::pair<unsigned, const char*>, 7> kNames = {{{kNull, "null"},
+                                                                              {kBoolean, "boolean"},
+                                                                              {kInteger, "integer"},
+                                                                              {kNumber, "number"},
+                                                                              {kString, "string"},
+                                                                              {kArray, "array"},
+                                                                              {kObject, "object"}}};
   std::string out;
   for (const auto& [bit, name] : kNames)
     if (kinds & bit) out += (out.empty() ? "" : "|") + std::string(name);
@@ -155,10 +168,13 @@ class Differ {
   // The id of a record, or a runtime_error: records are joined by it.
   std::int64_t id_of(const Json& record, const char* side, std::optional<std::int64_t>& last) {
     const auto id = detail::record_id(record);
-    if (!id) throw std::runtime_error(std::string("a record of the ") + side + " side has no integer id: " + record.dump().substr(0, 200));
+    if (!id)
+      throw std::runtime_error(std::string("a record of the ") + side +
+                               " side has no integer id: " + record.dump().substr(0, 200));
     if (last && *id <= *last)
-      throw std::runtime_error(std::string("the ") + side + " side's ids do not ascend (id " + std::to_string(*id) +
-                               " after " + std::to_string(*last) + "); diff joins the two sides in id order");
+      throw std::runtime_error(std::string("the ") + side + " side's ids do not ascend (id " +
+                               std::to_string(*id) + " after " + std::to_string(*last) +
+                               "); diff joins the two sides in id order");
     last = id;
     return *id;
   }
@@ -238,12 +254,14 @@ void Differ::run(Side& before, Side& after) {
     } else if (a && (!b || a->first < b->first)) {
       ++report_.before_records, ++report_.removed;
       note_fields(a->second, before_kinds_);
-      if (report_.removed_records.size() < options_.listed) report_.removed_records.push_back(std::move(a->second));
+      if (report_.removed_records.size() < options_.listed)
+        report_.removed_records.push_back(std::move(a->second));
       a = pull(before, "old", last_a);
     } else {
       ++report_.after_records, ++report_.added;
       note_fields(b->second, after_kinds_);
-      if (report_.added_records.size() < options_.listed) report_.added_records.push_back(std::move(b->second));
+      if (report_.added_records.size() < options_.listed)
+        report_.added_records.push_back(std::move(b->second));
       b = pull(after, "new", last_b);
     }
   }
@@ -268,7 +286,8 @@ void Differ::finish(Side& before, Side& after) {
   // A field missing from one record only is that record's change; missing from a whole side, drift.
   std::set<std::int64_t> drift_only;
   for (const auto& p : presence_only_) {
-    const bool all_drift = std::all_of(p.fields.begin(), p.fields.end(), [&](const auto& f) { return drift.contains(f); });
+    const bool all_drift =
+        std::all_of(p.fields.begin(), p.fields.end(), [&](const auto& f) { return drift.contains(f); });
     if (all_drift)
       drift_only.insert(p.id);
     else
@@ -284,7 +303,8 @@ void Differ::finish(Side& before, Side& after) {
     std::map<std::string, std::string> out;
     for (const auto& [name, value] : list) {
       std::string key = name;
-      std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      std::transform(key.begin(), key.end(), key.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
       auto [it, fresh] = out.emplace(key, value);
       if (!fresh) it->second += ", " + value;
     }

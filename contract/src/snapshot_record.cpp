@@ -38,9 +38,10 @@ struct Progression {
   std::optional<std::int64_t> last_id;
 
   nlohmann::json to_json() const {
-    return {{"base_url", base_url},       {"limit", limit},     {"stride", stride},
-            {"next_offset", next_offset}, {"records", records}, {"records_bytes", records_bytes},
-            {"count", count},             {"last_id", last_id ? nlohmann::json(*last_id) : nlohmann::json()}};
+    return {{"base_url", base_url}, {"limit", limit},
+            {"stride", stride},     {"next_offset", next_offset},
+            {"records", records},   {"records_bytes", records_bytes},
+            {"count", count},       {"last_id", last_id ? nlohmann::json(*last_id) : nlohmann::json()}};
   }
   static std::optional<Progression> read(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
@@ -49,8 +50,12 @@ struct Progression {
       const auto doc = nlohmann::json::parse(in);
       Progression p;
       p.base_url = doc.at("base_url").get<std::string>();
-      for (auto [key, into] : {std::pair{"limit", &p.limit}, {"stride", &p.stride}, {"next_offset", &p.next_offset},
-                               {"records", &p.records}, {"records_bytes", &p.records_bytes}, {"count", &p.count}})
+      for (auto [key, into] : {std::pair{"limit", &p.limit},
+                               {"stride", &p.stride},
+                               {"next_offset", &p.next_offset},
+                               {"records", &p.records},
+                               {"records_bytes", &p.records_bytes},
+                               {"count", &p.count}})
         *into = doc.at(key).get<std::uint64_t>();
       if (!doc.at("last_id").is_null()) p.last_id = doc.at("last_id").get<std::int64_t>();
       return p;
@@ -99,9 +104,9 @@ void save_page(const fs::path& pages, int n, const std::string& target, const Ht
   for (const auto& [name, value] : exchange.headers)
     if (!volatile_header(name)) headers.push_back({name, value});
   write_atomically(pages / ("page-" + std::to_string(n) + ".json"), exchange.body);
-  write_atomically(pages / ("page-" + std::to_string(n) + ".head.json"),
-                   nlohmann::json{{"request", target}, {"status", exchange.status}, {"headers", headers}}.dump(2) +
-                       "\n");
+  write_atomically(
+      pages / ("page-" + std::to_string(n) + ".head.json"),
+      nlohmann::json{{"request", target}, {"status", exchange.status}, {"headers", headers}}.dump(2) + "\n");
 }
 
 class Recorder {
@@ -138,15 +143,17 @@ void Recorder::prepare() {
   partial_ = out_.string() + ".partial";
   collection_ = client_.base_path() + "/edw/api/entities-images/";
   if (fs::exists(out_) && !options_.force)
-    throw std::runtime_error(out_.string() + " already exists; --force replaces it once the new recording is complete");
+    throw std::runtime_error(out_.string() +
+                             " already exists; --force replaces it once the new recording is complete");
 
   const auto previous = Progression::read(partial_ / "progress.json");
   const bool same = previous && previous->base_url == client_.origin() + client_.base_path() &&
                     previous->limit == options_.limit;
   if (previous && !same && !options_.force)
-    throw std::runtime_error(partial_.string() + " holds an unfinished recording of " + previous->base_url +
-                             " with limit " + std::to_string(previous->limit) +
-                             "; run with the same --base-url and --walk-limit to finish it, or --force to start over");
+    throw std::runtime_error(
+        partial_.string() + " holds an unfinished recording of " + previous->base_url + " with limit " +
+        std::to_string(previous->limit) +
+        "; run with the same --base-url and --walk-limit to finish it, or --force to start over");
   std::error_code size_error;
   const auto size = same ? fs::file_size(partial_ / "records.jsonl", size_error) : 0;
   if (same && !size_error && size >= previous->records_bytes) {
@@ -197,15 +204,17 @@ void Recorder::take(const Page& page) {
   auto raw = detail::raw_results(page.exchange.body);
   if (raw && raw->size() != results.size()) raw.reset();
   if (!raw && !raw_fallback_noted_) {
-    result_.warnings.push_back("the records of " + url +
-                               " could not be cut from the body as sent; they were re-serialised (same values)");
+    result_.warnings.push_back(
+        "the records of " + url +
+        " could not be cut from the body as sent; they were re-serialised (same values)");
     raw_fallback_noted_ = true;
   }
   std::string lines;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto id = detail::record_id(results[i]);
     if (!id)
-      throw std::runtime_error("GET " + url + ": record " + std::to_string(i) + " has no integer id; a snapshot needs one");
+      throw std::runtime_error("GET " + url + ": record " + std::to_string(i) +
+                               " has no integer id; a snapshot needs one");
     if (state_.last_id && *id <= *state_.last_id)
       throw std::runtime_error("GET " + url + ": id " + std::to_string(*id) + " comes after id " +
                                std::to_string(*state_.last_id) +
@@ -238,8 +247,8 @@ void Recorder::walk() {
     save_progress();
     if (options_.on_progress)
       options_.on_progress({state_.records, state_.count, 0,
-                            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                                  started_)});
+                            std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::steady_clock::now() - started_)});
   }
 }
 
@@ -248,8 +257,8 @@ void Recorder::finish() {
   ::close(records_fd_);
   records_fd_ = -1;
   if (state_.records != state_.count)
-    result_.warnings.push_back("the deployment's count is " + std::to_string(state_.count) + " but the walk found " +
-                               std::to_string(state_.records) + " records");
+    result_.warnings.push_back("the deployment's count is " + std::to_string(state_.count) +
+                               " but the walk found " + std::to_string(state_.records) + " records");
   common::SnapshotManifest m;
   m.base_url = state_.base_url;
   m.collection_path = collection_;

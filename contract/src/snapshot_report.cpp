@@ -50,7 +50,8 @@ void write_diff_console(std::ostream& out, const DiffReport& r) {
   if (r.count_changed()) out << "count: " << r.before_count << " -> " << r.after_count << "\n";
   if (r.added) {
     out << "added: " << r.added << " record" << (r.added == 1 ? "" : "s") << "\n";
-    list_some(out, r.added_records, r.added, [](const auto& rec) { return "+ id " + id_text(rec) + ": " + shown(rec); });
+    list_some(out, r.added_records, r.added,
+              [](const auto& rec) { return "+ id " + id_text(rec) + ": " + shown(rec); });
   }
   if (r.removed) {
     out << "removed: " << r.removed << " record" << (r.removed == 1 ? "" : "s") << "\n";
@@ -138,7 +139,9 @@ void write_diff_json(std::ostream& out, const DiffReport& r, const DiffOptions& 
       {"removed", {{"total", r.removed}, {"listed", r.removed_records}}},
       {"changed", {{"total", r.changed}, {"listed", std::move(changed)}}},
       {"schema_drift",
-       {{"fields_added", r.fields_added}, {"fields_removed", r.fields_removed}, {"types_changed", std::move(types)}}},
+       {{"fields_added", r.fields_added},
+        {"fields_removed", r.fields_removed},
+        {"types_changed", std::move(types)}}},
       {"headers", std::move(headers)},
   };
   out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";

@@ -26,7 +26,9 @@ FixturePage load(const std::string& name) {
   std::ifstream in(kPages / name, std::ios::binary);
   REQUIRE(in);
   const json doc = json::parse(in);
-  FixturePage page{doc.at("body"), {}, doc.at("effective_limit").get<std::uint64_t>(),
+  FixturePage page{doc.at("body"),
+                   {},
+                   doc.at("effective_limit").get<std::uint64_t>(),
                    doc.at("effective_offset").get<std::uint64_t>()};
   for (const auto& pair : doc.at("sent"))
     page.sent.emplace_back(pair.at(0).get<std::string>(), pair.at(1).get<std::string>());
@@ -59,12 +61,13 @@ TEST_CASE("each edge got wrong fails the rule about it", "[fixtures][page_length
     edit(page.body);
     return failing(page);
   };
-  CHECK(broken("empty-collection.json",
-               [](json& b) { b["next"] = std::string(kOrigin) + kPath + "?limit=12&offset=12"; }) ==
-        only("next_link_offset"));
+  CHECK(broken("empty-collection.json", [](json& b) {
+          b["next"] = std::string(kOrigin) + kPath + "?limit=12&offset=12";
+        }) == only("next_link_offset"));
   CHECK(broken("partial-last-page.json", [](json& b) { b["results"].push_back(b["results"][0]); }) ==
         std::set<std::string>{"page_length", "results_ascending"});
-  CHECK(broken("partial-last-page.json", [](json& b) { b["results"] = json::array(); }) == only("page_length"));
+  CHECK(broken("partial-last-page.json", [](json& b) { b["results"] = json::array(); }) ==
+        only("page_length"));
   CHECK(broken("overflow.json", [](json& b) { b["previous"] = nullptr; }) == only("previous_link_offset"));
   CHECK(broken("overflow.json", [](json& b) {
           b["previous"] = std::string(kOrigin) + kPath + "?limit=12&offset=13";  // "the last page": not DRF
