@@ -55,7 +55,7 @@ free_port() {
 # start_mock RECORDS: sets MOCK_PID and MOCK_PORT once the mock prints its listening line.
 start_mock() {
   local records=$1 out="$BENCH_TMP/mock-$1-$RANDOM.log" deadline
-  "$MOCK" --host 127.0.0.1 --port 0 --records "$records" --seed "$SEED" >"$out" 2>&1 &
+  "$MOCK" --host 127.0.0.1 --port 0 --records "$records" --seed "$SEED" --quiet >"$out" 2>&1 &
   MOCK_PID=$!
   STARTED_PIDS+=("$MOCK_PID")
   deadline=$((SECONDS + 60))
@@ -210,7 +210,7 @@ ms_to_first_200() {
   local records=$1 port t0 pid status="" deadline
   port=$(free_port)
   t0=$EPOCHREALTIME
-  "$MOCK" --host 127.0.0.1 --port "$port" --records "$records" --seed "$SEED" >/dev/null 2>&1 &
+  "$MOCK" --host 127.0.0.1 --port "$port" --records "$records" --seed "$SEED" --quiet >/dev/null 2>&1 &
   pid=$!
   STARTED_PIDS+=("$pid")
   deadline=$((SECONDS + 60))

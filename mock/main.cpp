@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   try {
     std::shared_ptr<const Dataset> dataset =
         o.dataset ? load_dataset_file(*o.dataset) : make_generated_dataset(o.records, o.seed);
-    MockServer server(std::make_shared<Service>(dataset), ServerOptions{o.host, o.port, o.threads});
+    ServerOptions server_options{o.host, o.port, o.threads, o.faults, o.cors, o.log};
+    MockServer server(std::make_shared<Service>(dataset), server_options);
     server.bind();
     std::cout << "listening on " << server.url() << "\n"
               << "serving " << dataset->describe() << " at " << server.url() << "/edw/api/entities-images/"

@@ -1,10 +1,17 @@
 #include "entimg/mock/server.hpp"
 
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -13,7 +20,19 @@ namespace entimg::mock {
 struct MockServer::Impl {
   RequestHandler handler;
   ServerOptions options;
+  std::unique_ptr<FaultPlanner> planner;
   httplib::Server server;
+  // Delays and slow bodies wait on this, so that stop() does not wait for them.
+  std::mutex stop_mutex;
+  std::condition_variable stop_cv;
+  bool stopping = false;
+  std::mutex log_mutex;
+
+  // Sleeps for d; false when the server is stopping.
+  bool pause(std::chrono::milliseconds d) {
+    std::unique_lock lock(stop_mutex);
+    return !stop_cv.wait_for(lock, d, [this] { return stopping; });
+  }
   std::thread thread;
   // httplib's stop() is a no-op until its listen loop has started; these close that window.
   std::atomic<bool> stop_requested{false};
@@ -23,10 +42,57 @@ struct MockServer::Impl {
 
 namespace {
 
-void install_handler(httplib::Server& server, const RequestHandler& handler, const std::string& host) {
+// The request being handled on this worker thread, for the log line written after the answer.
+struct Current {
+  std::chrono::steady_clock::time_point started;
+  bool dropped = false;
+};
+thread_local Current current;
+
+std::string address_text(const sockaddr_storage& a, int& port) {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (a.ss_family == AF_INET) {
+    const auto* v4 = reinterpret_cast<const sockaddr_in*>(&a);
+    port = ntohs(v4->sin_port);
+    inet_ntop(AF_INET, &v4->sin_addr, text, sizeof text);
+  } else if (a.ss_family == AF_INET6) {
+    const auto* v6 = reinterpret_cast<const sockaddr_in6*>(&a);
+    port = ntohs(v6->sin6_port);
+    inet_ntop(AF_INET6, &v6->sin6_addr, text, sizeof text);
+  }
+  return text;
+}
+
+// Closes this request's connection without a byte of answer (--drop-rate, X-Mock-Drop). cpp-httplib
+// does not hand its socket to handlers, so the socket is the one whose peer is this request's; the
+// worker owns it until the handler returns, so it cannot be another connection's.
+void drop_connection(const httplib::Request& req) {
+  DIR* fds = opendir("/proc/self/fd");
+  if (fds == nullptr) return;
+  while (const dirent* entry = readdir(fds)) {
+    const int fd = std::atoi(entry->d_name);
+    if (fd <= 2 || fd == dirfd(fds)) continue;
+    sockaddr_storage peer{}, local{};
+    socklen_t peer_size = sizeof peer, local_size = sizeof local;
+    if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0 ||
+        getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_size) != 0)
+      continue;
+    int peer_port = 0, local_port = 0;
+    const std::string peer_address = address_text(peer, peer_port);
+    (void)address_text(local, local_port);
+    if (peer_port == req.remote_port && local_port == req.local_port && peer_address == req.remote_addr) {
+      ::shutdown(fd, SHUT_RDWR);
+      break;
+    }
+  }
+  closedir(fds);
+}
+
+void install_handler(httplib::Server& server, MockServer::Impl& impl) {
   // One pre-routing handler answers every method and path, so that routing, 404s and 301s follow
   // Django rather than cpp-httplib's own router.
-  server.set_pre_routing_handler([&handler, host](const httplib::Request& req, httplib::Response& res) {
+  server.set_pre_routing_handler([&impl](const httplib::Request& req, httplib::Response& res) {
+    current = Current{std::chrono::steady_clock::now(), false};
     // Django ignores Range, but cpp-httplib would cut our JSON to the requested bytes (answering
     // 200 with a fragment). The request is cpp-httplib's own non-const object, handed to handlers
     // as const; dropping the ranges it parsed is the one way to keep it from doing so.
@@ -37,21 +103,66 @@ void install_handler(httplib::Server& server, const RequestHandler& handler, con
     request.headers.reserve(req.headers.size());
     for (const auto& [name, value] : req.headers)
       request.headers.emplace_back(name, value);
-    request.server_authority = host + ":" + std::to_string(req.local_port);
-    HttpResponse response = handler(request);
+    request.server_authority = impl.options.host + ":" + std::to_string(req.local_port);
+
+    HttpResponse response;
+    Plan plan;
+    if (auto preflight = cors_preflight(impl.options.cors, request)) {
+      response = std::move(*preflight);
+    } else {
+      plan = impl.planner->plan(request);
+      if (plan.refusal) {
+        response = std::move(*plan.refusal);
+      } else {
+        if (plan.delay.count() > 0 && !impl.pause(plan.delay)) plan.drop = true;  // stopping
+        if (plan.drop) {
+          drop_connection(req);
+          current.dropped = true;
+          res.status = 500;  // never sent: the connection is gone
+          return httplib::Server::HandlerResponse::Handled;
+        }
+        response = plan.fail_status ? failure_response(*plan.fail_status) : impl.handler(request);
+      }
+      add_cors_headers(impl.options.cors, request, response);
+    }
+
     res.status = response.status;
     for (auto& [name, value] : response.headers)
       res.set_header(name.c_str(), value);
+    // Without it cpp-httplib adds "Accept-Ranges: bytes" to HEAD answers only, so HEAD's headers
+    // would differ from GET's; "none" is also the truth: no ranges are served.
+    res.set_header("Accept-Ranges", "none");
+    if (plan.slow_body_bps > 0 && !response.body.empty() && req.method != "HEAD") {
+      // A body that trickles: a tenth of the rate every 100 ms, until it is all sent or the server stops.
+      auto body = std::make_shared<std::string>(std::move(response.body));
+      const std::size_t chunk = std::max<std::uint64_t>(1, plan.slow_body_bps / 10);
+      res.set_content_provider(
+          body->size(), response.content_type,
+          [&impl, body, chunk](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+            if (!impl.pause(std::chrono::milliseconds(100))) return false;
+            return sink.write(body->data() + offset, std::min(chunk, length));
+          });
+      return httplib::Server::HandlerResponse::Handled;
+    }
     // cpp-httplib writes Content-Length for a non-empty body (HEAD included); Django sends
     // "Content-Length: 0" for an empty one, which cpp-httplib would leave out.
     if (response.body.empty()) res.set_header("Content-Length", "0");
     if (!response.content_type.empty()) res.set_header("Content-Type", response.content_type);
-    // Without it cpp-httplib adds "Accept-Ranges: bytes" to HEAD answers only, so HEAD's headers
-    // would differ from GET's; "none" is also the truth: no ranges are served.
-    res.set_header("Accept-Ranges", "none");
     res.body = std::move(response.body);
     return httplib::Server::HandlerResponse::Handled;
   });
+  if (impl.options.log != LogFormat::none) {
+    server.set_logger([&impl](const httplib::Request& req, const httplib::Response& res) {
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - current.started)
+              .count();
+      const std::uint64_t bytes = res.content_length_ > 0 ? res.content_length_ : res.body.size();
+      const std::string line = log_line(impl.options.log, req.method, req.target,
+                                        current.dropped ? 0 : res.status, current.dropped ? 0 : bytes, ms);
+      const std::lock_guard lock(impl.log_mutex);
+      std::cerr << line << '\n';
+    });
+  }
 }
 
 }  // namespace
@@ -75,7 +186,8 @@ MockServer::MockServer(RequestHandler handler, ServerOptions options) : impl_(st
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     impl->listen_fd = static_cast<int>(sock);
   });
-  install_handler(server, impl_->handler, impl_->options.host);
+  impl_->planner = std::make_unique<FaultPlanner>(impl_->options.faults);
+  install_handler(server, *impl_);
 }
 
 MockServer::~MockServer() {
@@ -116,6 +228,11 @@ void MockServer::start() {
 void MockServer::stop() {
   if (!impl_) return;
   impl_->stop_requested = true;
+  {
+    const std::lock_guard lock(impl_->stop_mutex);
+    impl_->stopping = true;
+  }
+  impl_->stop_cv.notify_all();
   // If run() is under way but its loop has not started yet, wait for the loop so stop() lands.
   while (impl_->run_active && !impl_->server.is_running())
     std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -1,5 +1,10 @@
 #include "entimg/mock/cli.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
 using namespace entimg::mock;
@@ -35,4 +40,64 @@ TEST_CASE("bad command lines get one clear line", "[cli]") {
       parse_command_line({"--dataset", "x", "--records", "5"}).error.find("cannot be used with --dataset") !=
       std::string::npos);
   CHECK(parse_command_line({"--threads", "0"}).error.find("from 1 to 4096") != std::string::npos);
+}
+
+TEST_CASE("latency, faults, CORS and log flags", "[cli]") {
+  const auto p =
+      parse_command_line({"--latency", "200:50", "--fail-rate", "0.25", "--fail-status", "429",
+                          "--drop-rate=0.1", "--slow-body", "1000", "--cors", "http://localhost:3000",
+                          "--cors", "https://app.example", "--log-json", "--seed", "7"});
+  REQUIRE(p.error.empty());
+  CHECK(p.options.faults.latency_ms == 200);
+  CHECK(p.options.faults.jitter_ms == 50);
+  CHECK(p.options.faults.fail_rate == 0.25);
+  CHECK(p.options.faults.fail_status == 429);
+  CHECK(p.options.faults.drop_rate == 0.1);
+  CHECK(p.options.faults.slow_body_bps == 1000);
+  CHECK(p.options.faults.seed == 7);
+  CHECK(p.options.cors.origins == std::vector<std::string>{"http://localhost:3000", "https://app.example"});
+  CHECK(p.options.log == LogFormat::json);
+  CHECK(parse_command_line({"--quiet"}).options.log == LogFormat::none);
+  CHECK(parse_command_line({}).options.log == LogFormat::text);
+  CHECK_THAT(parse_command_line({"--latency", "fast"}).error, Catch::Contains("MS or MS:JITTER"));
+  CHECK_THAT(parse_command_line({"--fail-rate", "1.5"}).error, Catch::Contains("share from 0 to 1"));
+  CHECK_THAT(parse_command_line({"--fail-status", "404"}).error, Catch::Contains("500, 502, 503 or 429"));
+  CHECK_THAT(parse_command_line({"--cors", "localhost:3000"}).error, Catch::Contains("an origin"));
+  CHECK_THAT(parse_command_line({"--cors", "http://a.example/path"}).error, Catch::Contains("no path"));
+}
+
+TEST_CASE("a config file: a JSON object of flags, overridden by the command line", "[cli]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("entimg-cli-config-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto write = [&dir](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  const std::string team = write("team.json", R"({"port": 9000, "cors": ["http://localhost:3000"],
+      "latency": "200:50", "quiet": true, "fail-rate": 0.5})");
+  auto p = parse_command_line({"--config", team});
+  REQUIRE(p.error.empty());
+  CHECK(p.options.port == 9000);
+  CHECK(p.options.cors.origins == std::vector<std::string>{"http://localhost:3000"});
+  CHECK(p.options.faults.latency_ms == 200);
+  CHECK(p.options.faults.fail_rate == 0.5);
+  CHECK(p.options.log == LogFormat::none);
+  p = parse_command_line({"--port", "0", "--config=" + team, "--cors", "*"});
+  REQUIRE(p.error.empty());
+  CHECK(p.options.port == 0);                                      // the command line wins
+  CHECK(p.options.cors.origins == std::vector<std::string>{"*"});  // and replaces the list
+  CHECK_THAT(parse_command_line({"--config", write("typo.json", R"({"prot": 1})")}).error,
+             Catch::Contains("unknown key \"prot\"") && Catch::Contains("typo.json"));
+  CHECK_THAT(parse_command_line({"--config", write("bad.json", "{")}).error,
+             Catch::Contains("not valid JSON"));
+  CHECK_THAT(parse_command_line({"--config", write("list.json", "[1]")}).error,
+             Catch::Contains("JSON object"));
+  CHECK_THAT(parse_command_line({"--config", write("kind.json", R"({"quiet": "yes"})")}).error,
+             Catch::Contains("true or false"));
+  CHECK_THAT(parse_command_line({"--config", (dir / "missing.json").string()}).error,
+             Catch::Contains("cannot be read"));
+  CHECK_THAT(parse_command_line({"--config", write("bad-value.json", R"({"port": 70000})")}).error,
+             Catch::Contains("0 to 65535"));
+  std::filesystem::remove_all(dir);
 }

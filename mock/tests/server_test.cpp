@@ -10,8 +10,7 @@ using namespace entimg::mock;
 namespace {
 // A mock on an ephemeral loopback port, stopped when the test ends.
 struct RunningMock {
-  MockServer server{std::make_shared<Service>(make_generated_dataset(1000, 1)),
-                    ServerOptions{"127.0.0.1", 0, 8}};
+  MockServer server{std::make_shared<Service>(make_generated_dataset(1000, 1)), listen_on("127.0.0.1", 0, 8)};
   RunningMock() {
     server.bind();
     server.start();
@@ -81,6 +80,6 @@ TEST_CASE("the server stops and frees its port", "[server]") {
 TEST_CASE("binding a port in use is a clear error", "[server]") {
   RunningMock mock;
   MockServer second(std::make_shared<Service>(make_generated_dataset(1, 1)),
-                    ServerOptions{"127.0.0.1", mock.server.port(), 2});
+                    listen_on("127.0.0.1", mock.server.port(), 2));
   CHECK_THROWS_WITH(second.bind(), Catch::Contains("cannot listen on 127.0.0.1:"));
 }

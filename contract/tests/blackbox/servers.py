@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 READY = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
@@ -31,6 +32,8 @@ def serve(command, timeout=30.0):
                 break
         if url is None:
             raise RuntimeError("server did not start: %s\n%s" % (" ".join(command), "".join(lines)))
+        # The mock logs a line a request: keep reading, or a full pipe would stall it.
+        threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
         yield url
     finally:
         with contextlib.suppress(ProcessLookupError):

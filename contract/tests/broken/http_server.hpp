@@ -14,7 +14,7 @@ class HandlerServer {
  public:
   /// port 0 picks a free port.
   explicit HandlerServer(Handler handler, std::string host = "127.0.0.1", int port = 0)
-      : server_(std::move(handler), mock::ServerOptions{std::move(host), port, 32}) {}
+      : server_(std::move(handler), mock::listen_on(std::move(host), port, 32)) {}
 
   /// Binds and listens (once); returns the port, or throws std::runtime_error saying why not.
   int bind() { return server_.bind(); }

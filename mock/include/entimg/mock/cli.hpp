@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "entimg/mock/behaviour.hpp"
+
 namespace entimg::mock {
 
 /// The command line of entities-images-mock.
@@ -16,6 +18,11 @@ struct Options {
   std::uint64_t seed = 1;
   std::optional<std::filesystem::path> dataset;
   std::size_t threads = 128;
+  FaultOptions
+      faults;        ///< --latency, --fail-rate, --fail-status, --drop-rate, --slow-body (seeded by --seed)
+  CorsOptions cors;  ///< --cors
+  LogFormat log = LogFormat::text;              ///< --quiet: none, --log-json: json
+  std::optional<std::filesystem::path> config;  ///< --config FILE, read before the other flags
   bool help = false;
   bool version = false;
 };
@@ -25,6 +32,8 @@ struct ParsedOptions {
   std::string error;  ///< one line saying what is wrong; empty when the command line is fine
 };
 
+/// Parses the flags; a --config FILE among them is read first (a JSON object whose keys are flag names
+/// without the dashes), and the flags on the line override it.
 ParsedOptions parse_command_line(const std::vector<std::string_view>& args);
 std::string usage();
 std::string_view version();

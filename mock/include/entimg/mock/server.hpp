@@ -3,7 +3,9 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
+#include "entimg/mock/behaviour.hpp"
 #include "entimg/mock/service.hpp"
 
 namespace entimg::mock {
@@ -12,7 +14,19 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8000;            ///< 0 picks a free port
   std::size_t threads = 128;  ///< each open keep-alive connection holds one worker
+  FaultOptions faults;        ///< latency and faults (X-Mock-* headers work whatever these are)
+  CorsOptions cors;
+  LogFormat log = LogFormat::none;  ///< the request log, on stderr
 };
+
+/// Options with an address and a worker count, the rest left as they are by default.
+inline ServerOptions listen_on(std::string host, int port, std::size_t threads) {
+  ServerOptions o;
+  o.host = std::move(host);
+  o.port = port;
+  o.threads = threads;
+  return o;
+}
 
 /// The service on cpp-httplib. bind() then run() (blocking) or start() (in a thread); stop() from
 /// any thread. Tuned away from cpp-httplib's defaults that hurt a busy mock: a worker pool larger
@@ -39,8 +53,9 @@ class MockServer {
   /// "http://127.0.0.1:PORT"
   std::string url() const;
 
+  struct Impl;  ///< opaque; declared here so that server.cpp's helpers can name it
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
   int port_ = 0;
 };

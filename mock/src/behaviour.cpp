@@ -1,0 +1,212 @@
+#include "entimg/mock/behaviour.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "entimg/common/prng.hpp"
+
+namespace entimg::mock {
+
+struct FaultPlanner::State {
+  std::mutex mutex;
+  common::Pcg32 rng;
+  explicit State(std::uint64_t seed) : rng(common::mix64(seed ^ 0x6661756c7473ULL), 0x6d6f636bULL) {}
+};
+
+FaultPlanner::FaultPlanner(FaultOptions options)
+    : options_(options), state_(std::make_shared<State>(options.seed)) {}
+
+namespace {
+
+// A plan that answers 400 saying which X-Mock-* header was wrong and how.
+Plan refuse(const std::string& message) {
+  HttpResponse r;
+  r.status = 400;
+  r.content_type = "text/plain; charset=utf-8";
+  r.body = message + "\n";
+  Plan p;
+  p.refusal = std::move(r);
+  return p;
+}
+
+std::optional<std::uint64_t> whole(const std::string& text, std::uint64_t max) {
+  std::uint64_t n = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || n > max) return std::nullopt;
+  return n;
+}
+
+double unit(common::Pcg32& rng) {
+  return static_cast<double>(rng.next_u32()) / 4294967296.0;
+}
+
+}  // namespace
+
+Plan FaultPlanner::plan(const HttpRequest& request) {
+  Plan p;
+  p.slow_body_bps = options_.slow_body_bps;
+  p.delay = std::chrono::milliseconds(options_.latency_ms);
+  if (options_.drop_rate > 0 || options_.fail_rate > 0 || options_.jitter_ms > 0) {
+    double drop = 0, fail = 0;
+    std::uint32_t jitter = 0;
+    {
+      const std::lock_guard lock(state_->mutex);  // three draws a request, in arrival order
+      drop = unit(state_->rng);
+      fail = unit(state_->rng);
+      jitter = options_.jitter_ms > 0 ? state_->rng.below(options_.jitter_ms + 1) : 0;
+    }
+    p.drop = drop < options_.drop_rate;
+    if (!p.drop && fail < options_.fail_rate) p.fail_status = options_.fail_status;
+    p.delay += std::chrono::milliseconds(jitter);
+  }
+  // One request can ask for exactly what it wants.
+  if (const auto v = request.header("X-Mock-Latency")) {
+    const auto ms = whole(*v, 600000);
+    if (!ms) return refuse("X-Mock-Latency: expected milliseconds from 0 to 600000, got '" + *v + "'");
+    p.delay = std::chrono::milliseconds(*ms);
+  }
+  if (const auto v = request.header("X-Mock-Fail")) {
+    if (*v == "none" || *v == "0") {
+      p.fail_status.reset();
+    } else if (*v == "500" || *v == "502" || *v == "503" || *v == "429") {
+      p.fail_status = std::stoi(*v);
+      p.drop = false;
+    } else {
+      return refuse("X-Mock-Fail: expected 500, 502, 503, 429 or none, got '" + *v + "'");
+    }
+  }
+  if (const auto v = request.header("X-Mock-Drop")) {
+    if (*v != "0" && *v != "1") return refuse("X-Mock-Drop: expected 1 or 0, got '" + *v + "'");
+    p.drop = *v == "1";
+  }
+  if (const auto v = request.header("X-Mock-Slow-Body")) {
+    const auto bps = whole(*v, 1'000'000'000);
+    if (!bps)
+      return refuse("X-Mock-Slow-Body: expected bytes a second from 0 to 1000000000, got '" + *v + "'");
+    p.slow_body_bps = *bps;
+  }
+  return p;
+}
+
+HttpResponse failure_response(int status) {
+  HttpResponse r;
+  r.status = status;
+  r.content_type = "text/html";
+  // What sits in front of or inside a Django deployment sends these: Django's own 500 page (DEBUG off),
+  // nginx's pages for an upstream that is down or overloaded, DRF's throttling answer.
+  const auto nginx = [](const std::string& title) {
+    return "<html>\r\n<head><title>" + title + "</title></head>\r\n<body>\r\n<center><h1>" + title +
+           "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+  };
+  switch (status) {
+    case 500:
+      r.body =
+          "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Server Error "
+          "(500)</title>\n</head>\n<body>\n"
+          "  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n";
+      break;
+    case 502:
+      r.body = nginx("502 Bad Gateway");
+      break;
+    case 503:
+      r.body = nginx("503 Service Temporarily Unavailable");
+      r.headers.emplace_back("Retry-After", "1");
+      break;
+    default:  // 429
+      r.content_type = "application/json";
+      r.body = R"({"detail":"Request was throttled. Expected available in 1 second."})";
+      r.headers = {{"Retry-After", "1"}, {"Vary", "Accept"}, {"Allow", "GET, POST, HEAD, OPTIONS"}};
+      break;
+  }
+  return r;
+}
+
+namespace {
+
+// "*" allows any origin; otherwise the Origin must be one of the list exactly (scheme, host, port).
+std::optional<std::string> allowed_origin(const CorsOptions& cors, const HttpRequest& request) {
+  const auto origin = request.header("Origin");
+  if (!cors.enabled() || !origin) return std::nullopt;
+  for (const auto& o : cors.origins)
+    if (o == "*" || o == *origin) return *origin;
+  return std::nullopt;
+}
+
+bool allows_any(const CorsOptions& cors) {
+  for (const auto& o : cors.origins)
+    if (o == "*") return true;
+  return false;
+}
+
+void add_vary_origin(HttpResponse& response) {
+  for (auto& [name, value] : response.headers) {
+    if (name.size() == 4 && (name[0] == 'V' || name[0] == 'v') && (name == "Vary" || name == "vary")) {
+      value += ", Origin";
+      return;
+    }
+  }
+  response.headers.emplace_back("Vary", "Origin");
+}
+
+void allow_origin(const CorsOptions& cors, const std::string& origin, HttpResponse& response) {
+  // With any origin allowed the answer says "*", which browsers refuse for requests with credentials;
+  // named origins are echoed with credentials allowed, so an app can send Authorization.
+  if (allows_any(cors)) {
+    response.headers.emplace_back("Access-Control-Allow-Origin", "*");
+  } else {
+    response.headers.emplace_back("Access-Control-Allow-Origin", origin);
+    response.headers.emplace_back("Access-Control-Allow-Credentials", "true");
+  }
+  add_vary_origin(response);
+}
+
+}  // namespace
+
+std::optional<HttpResponse> cors_preflight(const CorsOptions& cors, const HttpRequest& request) {
+  if (!cors.enabled() || request.method != "OPTIONS" || !request.header("Origin") ||
+      !request.header("Access-Control-Request-Method"))
+    return std::nullopt;
+  HttpResponse r;
+  r.status = 200;
+  r.content_type = "text/html; charset=utf-8";
+  if (const auto origin = allowed_origin(cors, request)) {
+    allow_origin(cors, *origin, r);
+    r.headers.emplace_back("Access-Control-Allow-Headers",
+                           "accept, accept-encoding, authorization, content-type, dnt, origin, user-agent, "
+                           "x-csrftoken, x-requested-with, x-mock-latency, x-mock-fail, x-mock-drop, "
+                           "x-mock-slow-body");
+    r.headers.emplace_back("Access-Control-Allow-Methods", "DELETE, GET, OPTIONS, PATCH, POST, PUT");
+    r.headers.emplace_back("Access-Control-Max-Age", "86400");
+  }
+  return r;
+}
+
+void add_cors_headers(const CorsOptions& cors, const HttpRequest& request, HttpResponse& response) {
+  const auto origin = allowed_origin(cors, request);
+  if (!origin) return;
+  allow_origin(cors, *origin, response);
+  response.headers.emplace_back("Access-Control-Expose-Headers", "Allow, Retry-After, Vary");
+}
+
+std::string log_line(LogFormat format, const std::string& method, const std::string& target, int status,
+                     std::uint64_t bytes, double milliseconds) {
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", milliseconds);
+  if (format == LogFormat::json) {
+    nlohmann::json line = {
+        {"method", method}, {"target", target}, {"bytes", bytes}, {"ms", std::round(milliseconds * 10) / 10}};
+    line["status"] = status == 0 ? nlohmann::json("dropped") : nlohmann::json(status);
+    return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  std::string safe;  // the target is the client's: control bytes must not reach a terminal
+  for (const char c : target)
+    safe += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  return method + " " + safe + " " + (status == 0 ? std::string("dropped") : std::to_string(status)) + " " +
+         std::to_string(bytes) + " B " + ms + " ms";
+}
+
+}  // namespace entimg::mock
