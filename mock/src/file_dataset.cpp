@@ -122,8 +122,16 @@ class FileDataset final : public Dataset {
     std::stable_sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) {
       return a.order != b.order ? a.order < b.order : a.id < b.id;
     });
-    for (std::size_t i = 0; i < records_.size(); ++i)
+    for (std::size_t i = 0; i < records_.size(); ++i) {
       by_entity_[records_[i].entity].push_back(i);
+      by_file_.emplace(records_[i].file, i);
+    }
+  }
+
+  std::optional<Record> find_by_file(std::string_view file) const override {
+    const auto it = by_file_.find(std::string(file));
+    if (it == by_file_.end()) return std::nullopt;
+    return records_[it->second];
   }
 
   std::uint64_t count(const Selection& selection) const override {
@@ -152,6 +160,7 @@ class FileDataset final : public Dataset {
   std::vector<Record> records_;
   std::string origin_;
   std::unordered_map<std::int64_t, std::vector<std::size_t>> by_entity_;
+  std::unordered_map<std::string, std::size_t> by_file_;
 };
 
 }  // namespace

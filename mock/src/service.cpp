@@ -1,6 +1,7 @@
 // Routing and the Django layer around the view: host and scheme (reference §2.5), APPEND_SLASH
 // (§3.7), Django's HTML error pages, then the DRF view (list_view.cpp).
 #include "entimg/mock/service.hpp"
+#include "placeholder_image.hpp"
 
 #include <algorithm>
 #include <array>
@@ -138,6 +139,22 @@ Resolved resolve(std::string_view path) {
   return {};
 }
 
+HttpResponse media(const Dataset& dataset, const HttpRequest& request, std::string_view file) {
+  if (request.method != "GET" && request.method != "HEAD") {
+    HttpResponse refused{405, "text/plain; charset=utf-8", {{"Allow", "GET, HEAD"}}, "Method Not Allowed\n"};
+    return refused;
+  }
+  const auto record = dataset.find_by_file(file);
+  if (!record)
+    return html_page(404,
+                     django_error_page("Not Found", "The requested resource was not found on this server."));
+  const auto key = static_cast<std::uint64_t>(record->id);
+  if (record->mime_type == "image/jpeg")
+    return {200, "image/jpeg", {}, detail::placeholder_jpeg(key, record->id)};
+  // PNG for PNGs, and for types with no placeholder of their own (gif, webp, ...): labelled as what it is.
+  return {200, "image/png", {}, detail::placeholder_png(key, record->id)};
+}
+
 }  // namespace
 
 std::optional<std::string> HttpRequest::header(std::string_view name) const {
@@ -162,6 +179,10 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   // CommonMiddleware asks for the host first, on every path.
   const std::optional<std::string> host = request_host(request);
   if (!host) return html_page(400, django_error_page("Bad Request (400)", ""));
+
+  // MEDIA_URL: each record's picture (a placeholder made for it; docs/mock.md). Only files of records
+  // are served, looked up by exact path, so nothing else can be reached however the path is spelled.
+  if (path.starts_with("/media/")) return media(*dataset_, request, std::string_view(path).substr(7));
 
   const Resolved resolved = resolve(path);
   if (resolved.route == Route::None) {

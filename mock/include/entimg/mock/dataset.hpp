@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "entimg/mock/record.hpp"
@@ -27,6 +28,8 @@ class Dataset {
                     std::vector<Record>& out) const = 0;
   /// One line a person can read, e.g. "300000 generated records (seed 1)".
   virtual std::string describe() const = 0;
+  /// The record whose `file` is exactly this storage path, for serving its picture; nullopt if none.
+  virtual std::optional<Record> find_by_file(std::string_view file) const = 0;
 };
 
 /// A collection computed from (seed, position): constant memory for any size, any page in

@@ -1,0 +1,215 @@
+#include "placeholder_image.hpp"
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include <zlib.h>
+
+#include "entimg/common/prng.hpp"
+
+namespace entimg::mock::detail {
+namespace {
+
+constexpr int kBlocksX = kPlaceholderWidth / 8, kBlocksY = kPlaceholderHeight / 8;  // 24 x 16
+
+// 3x5 digits, one bit a cell, rows top to bottom, 3 bits a row (left = 4).
+constexpr std::array<std::array<std::uint8_t, 5>, 10> kDigits = {{
+    {7, 5, 5, 5, 7},
+    {2, 6, 2, 2, 7},
+    {7, 1, 7, 4, 7},
+    {7, 1, 7, 1, 7},
+    {5, 5, 7, 1, 1},
+    {7, 4, 7, 1, 7},
+    {7, 4, 7, 5, 7},
+    {7, 1, 2, 2, 2},
+    {7, 5, 7, 5, 7},
+    {7, 5, 7, 1, 7},
+}};
+
+// The picture as a grid of 8x8 blocks: true where a digit is drawn. The id's last digits (as many as
+// fit, up to 6) are centred, each cell of the 3x5 font one block.
+std::array<std::array<bool, kBlocksX>, kBlocksY> glyph_grid(std::int64_t id) {
+  std::array<std::array<bool, kBlocksX>, kBlocksY> grid{};
+  std::string digits = std::to_string(id < 0 ? -id : id);
+  if (digits.size() > 6) digits = digits.substr(digits.size() - 6);
+  const int width = static_cast<int>(digits.size()) * 4 - 1;
+  const int left = (kBlocksX - width) / 2, top = (kBlocksY - 5) / 2;
+  for (std::size_t d = 0; d < digits.size(); ++d) {
+    const auto& glyph = kDigits[static_cast<std::size_t>(digits[d] - '0')];
+    for (int row = 0; row < 5; ++row)
+      for (int col = 0; col < 3; ++col)
+        if (glyph[static_cast<std::size_t>(row)] & (4 >> col))
+          grid[static_cast<std::size_t>(top + row)]
+              [static_cast<std::size_t>(left + static_cast<int>(d) * 4 + col)] = true;
+  }
+  return grid;
+}
+
+struct Colour {
+  std::uint8_t r, g, b;
+};
+
+// A mid-dark background from the key; digits are white.
+Colour background(std::uint64_t key) {
+  common::Pcg32 rng(common::mix64(key), 0x696d67ULL);
+  return {static_cast<std::uint8_t>(40 + rng.below(120)), static_cast<std::uint8_t>(40 + rng.below(120)),
+          static_cast<std::uint8_t>(40 + rng.below(120))};
+}
+
+void put_u32(std::string& out, std::uint32_t v) {
+  out.push_back(static_cast<char>(v >> 24));
+  out.push_back(static_cast<char>(v >> 16));
+  out.push_back(static_cast<char>(v >> 8));
+  out.push_back(static_cast<char>(v));
+}
+
+void png_chunk(std::string& out, std::string_view type, const std::string& data) {
+  put_u32(out, static_cast<std::uint32_t>(data.size()));
+  const std::string body = std::string(type) + data;
+  out += body;
+  put_u32(out, static_cast<std::uint32_t>(
+                   crc32(0, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()))));
+}
+
+// Bits into bytes, 0xFF followed by a stuffed 0x00 as JPEG's entropy-coded data requires.
+class BitWriter {
+ public:
+  explicit BitWriter(std::string& out) : out_(out) {}
+  void put(std::uint32_t bits, int count) {
+    for (int i = count - 1; i >= 0; --i) {
+      byte_ = static_cast<std::uint8_t>((byte_ << 1) | ((bits >> i) & 1U));
+      if (++filled_ == 8) flush_byte();
+    }
+  }
+  void finish() {  // pads with 1 bits
+    while (filled_ != 0)
+      put(1, 1);
+  }
+
+ private:
+  void flush_byte() {
+    out_.push_back(static_cast<char>(byte_));
+    if (byte_ == 0xFF) out_.push_back('\0');
+    byte_ = 0;
+    filled_ = 0;
+  }
+  std::string& out_;
+  std::uint8_t byte_ = 0;
+  int filled_ = 0;
+};
+
+void put_u16(std::string& out, int v) {
+  out.push_back(static_cast<char>((v >> 8) & 0xFF));
+  out.push_back(static_cast<char>(v & 0xFF));
+}
+
+void jpeg_segment(std::string& out, std::uint8_t marker, const std::string& data) {
+  out.push_back(static_cast<char>(0xFF));
+  out.push_back(static_cast<char>(marker));
+  put_u16(out, static_cast<int>(data.size()) + 2);
+  out += data;
+}
+
+// JPEG Annex K.3's luminance DC table: code lengths per category 0..11.
+constexpr std::array<std::uint8_t, 16> kDcBits = {0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+
+}  // namespace
+
+std::string placeholder_png(std::uint64_t key, std::int64_t id) {
+  const auto grid = glyph_grid(id);
+  const Colour bg = background(key);
+  std::string raw;
+  raw.reserve(static_cast<std::size_t>(kPlaceholderHeight) * (1 + kPlaceholderWidth * 3));
+  for (int y = 0; y < kPlaceholderHeight; ++y) {
+    raw.push_back('\0');  // filter: none
+    for (int x = 0; x < kPlaceholderWidth; ++x) {
+      const bool ink = grid[static_cast<std::size_t>(y / 8)][static_cast<std::size_t>(x / 8)];
+      raw.push_back(static_cast<char>(ink ? 255 : bg.r));
+      raw.push_back(static_cast<char>(ink ? 255 : bg.g));
+      raw.push_back(static_cast<char>(ink ? 255 : bg.b));
+    }
+  }
+  uLongf packed_size = compressBound(static_cast<uLong>(raw.size()));
+  std::string packed(packed_size, '\0');
+  compress2(reinterpret_cast<Bytef*>(packed.data()), &packed_size, reinterpret_cast<const Bytef*>(raw.data()),
+            static_cast<uLong>(raw.size()), 9);
+  packed.resize(packed_size);
+
+  std::string png = "\x89PNG\r\n\x1a\n";
+  std::string header;
+  put_u32(header, kPlaceholderWidth);
+  put_u32(header, kPlaceholderHeight);
+  header += std::string("\x08\x02\x00\x00\x00", 5);  // 8 bits, RGB, deflate, no filter choice, no interlace
+  png_chunk(png, "IHDR", header);
+  png_chunk(png, "IDAT", packed);
+  png_chunk(png, "IEND", "");
+  return png;
+}
+
+std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
+  const auto grid = glyph_grid(id);
+  const Colour bg = background(key);
+  const int shade = (bg.r * 299 + bg.g * 587 + bg.b * 114) / 1000;
+
+  std::string out = "\xFF\xD8";  // SOI
+  jpeg_segment(out, 0xE0, std::string("JFIF\0\x01\x01\x00\x00\x01\x00\x01\x00\x00", 14));
+  // One quantisation table of 8s: a flat block's DC coefficient is 8 * (shade - 128), so it quantises to
+  // shade - 128 exactly and decodes back to the same shade.
+  jpeg_segment(out, 0xDB, std::string(1, '\0') + std::string(64, '\x08'));
+  std::string frame = "\x08";
+  put_u16(frame, kPlaceholderHeight);
+  put_u16(frame, kPlaceholderWidth);
+  frame += std::string("\x01\x01\x11\x00", 4);  // one component: id 1, no subsampling, table 0
+  jpeg_segment(out, 0xC0, frame);
+  std::string dc(1, '\x00');  // class 0 (DC), table 0
+  for (const auto b : kDcBits)
+    dc.push_back(static_cast<char>(b));
+  for (char v = 0; v < 12; ++v)
+    dc.push_back(v);
+  jpeg_segment(out, 0xC4, dc);
+  // An AC table holding only end-of-block, a 1-bit code: every block has no AC coefficient.
+  std::string ac(1, '\x10');
+  ac += std::string("\x01", 1) + std::string(15, '\0') + std::string(1, '\0');
+  jpeg_segment(out, 0xC4, ac);
+  jpeg_segment(out, 0xDA, std::string("\x01\x01\x00\x00\x3F\x00", 6));
+
+  // Canonical Huffman codes of the DC table.
+  std::array<std::uint32_t, 12> code{};
+  std::array<int, 12> length{};
+  std::uint32_t next = 0;
+  std::size_t symbol = 0;
+  for (int bits = 1; bits <= 16; ++bits) {
+    for (int k = 0; k < kDcBits[static_cast<std::size_t>(bits - 1)]; ++k, ++symbol) {
+      code[symbol] = next++;
+      length[symbol] = bits;
+    }
+    next <<= 1;
+  }
+  BitWriter bits(out);
+  int previous = 0;
+  for (int by = 0; by < kBlocksY; ++by) {
+    for (int bx = 0; bx < kBlocksX; ++bx) {
+      const int value =
+          (grid[static_cast<std::size_t>(by)][static_cast<std::size_t>(bx)] ? 255 : shade) - 128;
+      const int diff = value - previous;
+      previous = value;
+      int magnitude = diff < 0 ? -diff : diff, category = 0;
+      while (magnitude > 0) {
+        ++category;
+        magnitude >>= 1;
+      }
+      bits.put(code[static_cast<std::size_t>(category)], length[static_cast<std::size_t>(category)]);
+      if (category > 0) {
+        const int extra = diff < 0 ? diff + (1 << category) - 1 : diff;
+        bits.put(static_cast<std::uint32_t>(extra), category);
+      }
+      bits.put(0, 1);  // end of block
+    }
+  }
+  bits.finish();
+  out += "\xFF\xD9";  // EOI
+  return out;
+}
+
+}  // namespace entimg::mock::detail

@@ -1,0 +1,152 @@
+// The pictures at every record's `image` URL: valid PNG/JPEG of the record's type, deterministic, and
+// nothing but records' files reachable under /media/.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <zlib.h>
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "entimg/common/url.hpp"
+#include "entimg/mock/service.hpp"
+
+using namespace entimg::mock;
+using nlohmann::json;
+
+namespace {
+
+HttpResponse request(const Service& service, const std::string& target, const std::string& method = "GET") {
+  return service.handle(HttpRequest{method, target, {{"Host", "testserver"}}, "127.0.0.1:8000"});
+}
+
+std::uint32_t be32(const std::string& s, std::size_t at) {
+  return (static_cast<std::uint32_t>(static_cast<unsigned char>(s[at])) << 24) |
+         (static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 1])) << 16) |
+         (static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 2])) << 8) |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 3]));
+}
+
+// Reads a PNG as a decoder would: signature, chunk CRCs, IHDR, and the inflated IDAT's size.
+void check_png(const std::string& png) {
+  REQUIRE(png.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
+  std::size_t at = 8;
+  std::string idat;
+  std::uint32_t width = 0, height = 0;
+  bool ended = false;
+  while (at + 12 <= png.size()) {
+    const std::uint32_t length = be32(png, at);
+    const std::string type = png.substr(at + 4, 4);
+    const std::string data = png.substr(at + 8, length);
+    const auto crc = crc32(0, reinterpret_cast<const Bytef*>(png.data() + at + 4), length + 4);
+    CHECK(crc == be32(png, at + 8 + length));
+    if (type == "IHDR") width = be32(data, 0), height = be32(data, 4);
+    if (type == "IDAT") idat += data;
+    if (type == "IEND") ended = true;
+    at += 12 + length;
+  }
+  CHECK(ended);
+  CHECK(at == png.size());
+  uLongf raw_size = height * (1 + width * 3);
+  std::string raw(raw_size, '\0');
+  REQUIRE(uncompress(reinterpret_cast<Bytef*>(raw.data()), &raw_size,
+                     reinterpret_cast<const Bytef*>(idat.data()), static_cast<uLong>(idat.size())) == Z_OK);
+  CHECK(raw_size == height * (1 + width * 3));
+  CHECK(width > 0);
+  CHECK(height > 0);
+}
+
+// Decodes a JPEG with libjpeg-turbo's djpeg (Debian's libjpeg-turbo-progs): a real decoder must read it.
+std::string djpeg(const std::string& jpeg) {
+  const auto file =
+      std::filesystem::temp_directory_path() / ("entimg-media-" + std::to_string(::getpid()) + ".jpg");
+  std::ofstream(file, std::ios::binary) << jpeg;
+  std::string out;
+  if (FILE* pipe = popen(("djpeg -pnm " + file.string() + " 2>&1").c_str(), "r")) {
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+      out.append(buffer, n);
+    pclose(pipe);
+  }
+  std::filesystem::remove(file);
+  return out;
+}
+
+// The path of a record's image URL, as a browser would request it.
+std::string image_path(const json& record) {
+  return entimg::common::split_url(record["image"].get<std::string>()).path;
+}
+
+}  // namespace
+
+TEST_CASE("every record's image URL serves a picture of its type", "[media]") {
+  const Service service(make_generated_dataset(1000, 1));
+  const json page = json::parse(request(service, "/edw/api/entities-images/?limit=200&offset=400").body);
+  std::set<std::string> types, bodies;
+  for (const auto& record : page["results"]) {
+    INFO(record["file"]);
+    const HttpResponse r = request(service, image_path(record));
+    REQUIRE(r.status == 200);
+    const std::string type = record["mime_type"].get<std::string>();
+    CHECK(r.content_type == (type == "image/jpeg" ? "image/jpeg" : "image/png"));
+    types.insert(r.content_type);
+    bodies.insert(r.body);
+    CHECK(request(service, image_path(record)).body == r.body);  // deterministic
+    if (r.content_type == "image/png") {
+      check_png(r.body);
+    } else {
+      CHECK(r.body.substr(0, 2) == "\xFF\xD8");
+    }
+    CHECK(request(service, image_path(record), "HEAD").status == 200);
+  }
+  CHECK(types.size() == 2);                        // both kinds were served
+  CHECK(bodies.size() == page["results"].size());  // one picture a record
+}
+
+TEST_CASE("the JPEG placeholders decode with libjpeg", "[media]") {
+  const Service service(make_generated_dataset(300, 1));
+  const json page = json::parse(request(service, "/edw/api/entities-images/?limit=300").body);
+  int decoded = 0;
+  for (const auto& record : page["results"]) {
+    if (record["mime_type"] != "image/jpeg" || decoded == 5) continue;
+    const std::string pgm = djpeg(request(service, image_path(record)).body);
+    INFO(pgm.substr(0, 200));
+    REQUIRE(pgm.starts_with("P5\n192 128\n255\n"));
+    const std::string pixels = pgm.substr(15);
+    REQUIRE(pixels.size() == 192 * 128);
+    CHECK(pixels.find('\xFF') != std::string::npos);  // the digits, white
+    ++decoded;
+  }
+  CHECK(decoded == 5);
+}
+
+TEST_CASE("nothing but records' files is reachable under /media/", "[media]") {
+  const Service service(make_generated_dataset(300, 1));
+  const json record = json::parse(request(service, "/edw/api/entities-images/").body)["results"][0];
+  const std::string path = image_path(record);
+  for (const std::string& target :
+       {std::string("/media/"), std::string("/media/../edw/api/entities-images/"),
+        std::string("/media/..%2fetc%2fpasswd"), std::string("/media/%2e%2e/%2e%2e/etc/passwd"), path + "x",
+        path.substr(0, path.rfind('/') + 1) + "other.jpg",
+        std::string("/media/filer_public/00/00/0000aaaa-0000-4000-8000-000000000000/x.jpg"), path + "/..",
+        std::string("/media/") + std::string(5000, 'a')}) {
+    INFO(target);
+    CHECK(request(service, target).status == 404);
+  }
+  const HttpResponse post = request(service, path, "POST");
+  CHECK(post.status == 405);
+}
+
+TEST_CASE("a file dataset's records have pictures too", "[media]") {
+  const Service service(
+      load_dataset_file(std::filesystem::path(ENTIMG_FIXTURES_DIR) / "datasets" / "differential.jsonl"));
+  const json page = json::parse(request(service, "/edw/api/entities-images/?limit=100").body);
+  for (const auto& record : page["results"]) {
+    INFO(record["image"]);
+    CHECK(request(service, image_path(record)).status == 200);
+  }
+}
