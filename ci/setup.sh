@@ -19,7 +19,7 @@ if ! $tools_only; then
   packages+=(
     clang-format clang-14 libclang-rt-14-dev
     python3 python3-django python3-djangorestframework python3-django-filters
-    wrk nginx-light time libjpeg-turbo-progs
+    wrk nginx-light time libjpeg-turbo-progs chromium
   )
   # Node.js may already come from elsewhere (this image has NodeSource's, which bundles npm).
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
