@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     std::shared_ptr<const Dataset> dataset =
         o.dataset ? load_dataset_file(*o.dataset) : make_generated_dataset(o.records, o.seed);
     ServerOptions server_options{o.host, o.port, o.threads, o.faults, o.cors, o.log};
-    MockServer server(std::make_shared<Service>(dataset), server_options);
+    MockServer server(std::make_shared<Service>(dataset, o.user), server_options);
     server.bind();
     std::cout << "listening on " << server.url() << "\n"
               << "serving " << dataset->describe() << " at " << server.url() << "/edw/api/entities-images/"

@@ -38,6 +38,9 @@ Options:
   --dataset PATH    serve the records of PATH instead: a JSON Lines file, a JSON array, or a
                     snapshot directory written by `entities-images-contract record`
   --threads N       worker threads; each open connection holds one (default 128)
+  --user NAME:PASSWORD
+                    a user HTTP Basic authenticates, as DRF's BasicAuthentication does: OPTIONS
+                    then lists POST's fields, PUT/PATCH/DELETE get 405, wrong credentials 403
 
 Latency and faults, for testing an app (seeded by --seed; X-Mock-* request headers ask for them
 one request at a time, see docs/mock.md):
@@ -63,9 +66,9 @@ When ready it prints "listening on http://ADDR:PORT". SIGINT or SIGTERM stops it
 namespace {
 
 constexpr std::string_view kFlagOptions[] = {"quiet", "log-json"};
-constexpr std::string_view kValuedOptions[] = {"host",        "port",      "records",   "seed",
-                                               "dataset",     "threads",   "latency",   "fail-rate",
-                                               "fail-status", "drop-rate", "slow-body", "cors"};
+constexpr std::string_view kValuedOptions[] = {
+    "host",      "port",        "records",   "seed",      "dataset", "threads", "latency",
+    "fail-rate", "fail-status", "drop-rate", "slow-body", "cors",    "user"};
 
 bool one_of(std::string_view name, const auto& list) {
   return std::find(std::begin(list), std::end(list), name) != std::end(list);
@@ -263,6 +266,13 @@ ParsedOptions parse_command_line(const std::vector<std::string_view>& command_li
         cors_from_line = true;
       }
       o.cors.origins.emplace_back(value);
+    } else if (arg == "--user") {
+      const std::size_t colon = value.find(':');
+      if (colon == std::string_view::npos || colon == 0) {
+        parsed.error = "option --user needs NAME:PASSWORD";
+        return parsed;
+      }
+      o.user = User{std::string(value.substr(0, colon)), std::string(value.substr(colon + 1))};
     } else if (arg == "--dataset") {
       if (value.empty()) {
         parsed.error = "option --dataset needs a file or a snapshot directory";

@@ -26,6 +26,7 @@ class JsonWriter {
   /// An integer kept as decimal digits (for numbers of any size).
   void raw_number(std::string_view digits);
   void null();
+  void boolean(bool value) { raw_number(value ? "true" : "false"); }
   void nullable_string(const std::optional<std::string>& value) { value ? string(*value) : null(); }
   void nullable_integer(const std::optional<std::int64_t>& value) { value ? integer(*value) : null(); }
 

@@ -1,5 +1,7 @@
 #include "list_view.hpp"
 
+#include "basic_auth.hpp"
+
 #include "filer_names.hpp"
 #include "json_writer.hpp"
 #include "negotiation.hpp"
@@ -130,8 +132,54 @@ HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const
   return view_response(200, std::move(body));
 }
 
-// SimpleMetadata for an anonymous user: no "actions" (reference §3.4).
-HttpResponse options_metadata(int indent) {
+// SimpleMetadata (reference §3.4): "actions" only for a user allowed to POST, one entry a serializer
+// field in order, as DRF 3.14 describes them.
+void post_actions(JsonWriter& w) {
+  struct Field {
+    const char* name;
+    const char* type;
+    bool required, read_only;
+    const char* label;
+  };
+  static constexpr Field kFields[] = {
+      {"id", "integer", false, true, "ID"},
+      {"image", "file upload", true, false, "Image"},
+      {"file", "field", false, true, "File"},
+      {"original_filename", "field", false, true, "Original filename"},
+      {"file_size", "field", false, true, "File size"},
+      {"author", "field", false, true, "Author"},
+      {"name", "field", false, true, "Name"},
+      {"default_caption", "field", false, true, "Default caption"},
+      {"alt", "field", false, true, "Alt"},
+      {"description", "field", false, true, "Description"},
+      {"subject_location", "field", false, true, "Subject location"},
+      {"mime_type", "field", false, true, "Mime type"},
+      {"order", "integer", false, false, "Order"},
+      {"key", "integer", false, false, "Key"},
+      {"entity", "field", true, false, "Entity"},
+  };
+  w.key("actions");
+  w.begin_object();
+  w.key("POST");
+  w.begin_object();
+  for (const Field& f : kFields) {
+    w.key(f.name);
+    w.begin_object();
+    w.key("type");
+    w.string(f.type);
+    w.key("required");
+    w.boolean(f.required);
+    w.key("read_only");
+    w.boolean(f.read_only);
+    w.key("label");
+    w.string(f.label);
+    w.end_object();
+  }
+  w.end_object();
+  w.end_object();
+}
+
+HttpResponse options_metadata(int indent, bool may_post) {
   std::string body;
   JsonWriter w(body, indent);
   w.begin_object();
@@ -150,6 +198,7 @@ HttpResponse options_metadata(int indent) {
   w.string("application/x-www-form-urlencoded");
   w.string("multipart/form-data");
   w.end_array();
+  if (may_post) post_actions(w);
   w.end_object();
   return view_response(200, std::move(body));
 }
@@ -171,11 +220,43 @@ HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
     // The browsable API page is not rendered yet: its requests are answered as unsatisfiable.
     return detail_error(406, "Could not satisfy the request Accept header.");
 
-  // IsAuthenticatedOrReadOnly runs before the method is looked at: anonymous writes are 403.
+  // APIView.initial: authentication (a refused Authorization header is 403 whatever the method), then
+  // IsAuthenticatedOrReadOnly before the method is looked at (anonymous writes are 403), then the
+  // handler: the list route has get, post, head and options only (others 405).
+  const AuthResult auth = basic_authenticate(request.authorization, request.user);
+  if (!auth.failure.empty()) return detail_error(403, auth.failure, negotiated.indent);
   if (request.method == "GET" || request.method == "HEAD")
     return list_page(dataset, request, params, negotiated.indent);
-  if (request.method == "OPTIONS") return options_metadata(negotiated.indent);
-  return detail_error(403, "Authentication credentials were not provided.", negotiated.indent);
+  if (request.method == "OPTIONS") return options_metadata(negotiated.indent, auth.authenticated);
+  if (!auth.authenticated)
+    return detail_error(403, "Authentication credentials were not provided.", negotiated.indent);
+  if (request.method != "POST")
+    return detail_error(405, "Method \"" + request.method + "\" not allowed.", negotiated.indent);
+  // POST: with no body DRF parses nothing and the serializer finds the required fields missing; with a
+  // body it picks a parser by Content-Type first.
+  if (!request.has_body) {
+    std::string body;
+    JsonWriter w(body, negotiated.indent);
+    w.begin_object();
+    w.key("image");
+    w.begin_array();
+    w.string("No file was submitted.");
+    w.end_array();
+    w.key("entity");
+    w.begin_array();
+    w.string("This field is required.");
+    w.end_array();
+    w.end_object();
+    return view_response(400, std::move(body));
+  }
+  const std::string sent = request.content_type.value_or("");
+  std::string trimmed = sent.substr(0, sent.find(';'));
+  trimmed.erase(trimmed.find_last_not_of(" \t") + 1);
+  if (trimmed != "application/json" && trimmed != "application/x-www-form-urlencoded" &&
+      trimmed != "multipart/form-data")
+    return detail_error(415, "Unsupported media type \"" + sent + "\" in request.", negotiated.indent);
+  return detail_error(501, "entities-images-mock does not create records yet (uploads are planned).",
+                      negotiated.indent);
 }
 
 }  // namespace entimg::mock::detail

@@ -14,6 +14,10 @@ namespace entimg::mock::detail {
 struct ViewRequest {
   std::string method;
   std::optional<std::string> accept;
+  std::optional<std::string> authorization;
+  std::optional<std::string> content_type;
+  bool has_body = false;       ///< Content-Length above 0, or a chunked body
+  const User* user = nullptr;  ///< --user, when given
   std::string format_suffix;   ///< from /entities-images.<format>, else empty
   common::QueryParams params;  ///< the request's parameters, decoded, blank ones included
   std::string origin;          ///< "scheme://host" of the request

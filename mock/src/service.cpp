@@ -168,7 +168,8 @@ std::optional<std::string> HttpRequest::header(std::string_view name) const {
   return value;
 }
 
-Service::Service(std::shared_ptr<const Dataset> dataset) : dataset_(std::move(dataset)) {}
+Service::Service(std::shared_ptr<const Dataset> dataset, std::optional<User> user)
+    : dataset_(std::move(dataset)), user_(std::move(user)) {}
 
 HttpResponse Service::handle(const HttpRequest& request) const {
   const std::string_view target = request.target;
@@ -201,6 +202,12 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   detail::ViewRequest view;
   view.method = request.method;
   view.accept = request.header("Accept");
+  view.authorization = request.header("Authorization");
+  view.content_type = request.header("Content-Type");
+  const auto length = request.header("Content-Length");
+  view.has_body = request.header("Transfer-Encoding").has_value() ||
+                  (length && !length->empty() && length->find_first_not_of('0') != std::string::npos);
+  view.user = user_ ? &*user_ : nullptr;
   view.format_suffix = resolved.format_suffix;
   const std::string query = wsgi_query_as_uri(raw_query);
   view.params = common::parse_query(query);

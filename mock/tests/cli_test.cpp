@@ -101,3 +101,13 @@ TEST_CASE("a config file: a JSON object of flags, overridden by the command line
              Catch::Contains("0 to 65535"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a user as NAME:PASSWORD", "[cli]") {
+  const auto p = parse_command_line({"--user", "alice:s3:cret"});
+  REQUIRE(p.error.empty());
+  REQUIRE(p.options.user);
+  CHECK(p.options.user->name == "alice");
+  CHECK(p.options.user->password == "s3:cret");
+  CHECK(parse_command_line({"--user", "alice"}).error == "option --user needs NAME:PASSWORD");
+  CHECK(parse_command_line({"--user", ":x"}).error == "option --user needs NAME:PASSWORD");
+}

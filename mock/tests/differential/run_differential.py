@@ -11,6 +11,7 @@ See docs/differential-test.md.
 """
 
 import argparse
+import base64
 import os
 import signal
 import sys
@@ -43,7 +44,7 @@ GROUPS = {
     "format-suffix":  (True, ""),
     "options":        (True, ""),
     "unsafe-methods": (True, ""),
-    "auth":           (False, "the mock ignores Authorization; DRF answers 403 to bad Basic credentials (reference 1.4)"),
+    "auth":           (True, ""),
     "paths":          (True, ""),
     "other-routes":   (False, "API root and detail routes: the mock serves only the list"),
     # Not a choice of the mock: Debian 12's cpp-httplib 0.11.4 drops a header line whose value is
@@ -57,6 +58,10 @@ GROUPS = {
 # the front server's business, not DRF's.
 #
 #  group             name                           method     target (as sent on the wire)                 extra header lines
+# The user both servers are started with (--user), and its Basic credentials.
+USER = "alice:s3cret"
+USER_BASIC = base64.b64encode(USER.encode()).decode()
+
 REQUESTS = [
     ("pages",          "first page",                  "GET",     P,                                          ()),
     ("pages",          "second page",                 "GET",     P + "?offset=12",                           ()),
@@ -223,6 +228,18 @@ REQUESTS = [
     ("auth",           "wrong Basic credentials",     "GET",     P + "?limit=1",                             ("Authorization: Basic YTpi",)),
     ("auth",           "Basic without credentials",   "GET",     P + "?limit=1",                             ("Authorization: Basic",)),
     ("auth",           "Bearer is ignored",           "GET",     P + "?limit=1",                             ("Authorization: Bearer abc",)),
+    ("auth",           "spaces in Basic",             "GET",     P + "?limit=1",                             ("Authorization: Basic a b",)),
+    ("auth",           "Basic, no base64 letters",    "GET",     P + "?limit=1",                             ("Authorization: Basic !!!!",)),
+    ("auth",           "Basic, bad padding",          "GET",     P + "?limit=1",                             ("Authorization: Basic YWxpY2U6czNjcmV",)),
+    ("auth",           "Basic, name only",            "GET",     P + "?limit=1",                             ("Authorization: Basic YWxpY2U=",)),
+    ("auth",           "lower-case scheme",           "GET",     P + "?limit=1",                             ("Authorization: basic " + USER_BASIC,)),
+    ("auth",           "the user: GET",               "GET",     P + "?limit=1",                             ("Authorization: Basic " + USER_BASIC,)),
+    ("auth",           "the user: OPTIONS",           "OPTIONS", P,                                          ("Authorization: Basic " + USER_BASIC,)),
+    ("auth",           "the user: PUT",               "PUT",     P,                                          ("Authorization: Basic " + USER_BASIC, "Content-Length: 0")),
+    ("auth",           "the user: PATCH",             "PATCH",   P,                                          ("Authorization: Basic " + USER_BASIC, "Content-Length: 0")),
+    ("auth",           "the user: DELETE",            "DELETE",  P,                                          ("Authorization: Basic " + USER_BASIC,)),
+    ("auth",           "the user: POST text/plain",   "POST",    P,                                          ("Authorization: Basic " + USER_BASIC, "Content-Type: text/plain", "Content-Length: 0")),
+    ("auth",           "wrong credentials on POST",   "POST",    P,                                          ("Authorization: Basic YTpi", "Content-Length: 0")),
     ("other-routes",   "API root",                    "GET",     "/edw/api/",                                ()),
     ("other-routes",   "detail",                      "GET",     P + "3/",                                   ()),
     ("other-routes",   "detail, bad pk",              "GET",     P + "abc/",                                 ()),
@@ -310,9 +327,10 @@ def main():
     groups = selected_groups(args)
     cases = [case for case in REQUESTS if case[0] in groups]
     started = time.monotonic()
-    drf_argv = [sys.executable, "-B", os.path.join(HERE, "serve_drf.py"), "--dataset", args.dataset, "--port", "0"]
+    drf_argv = [sys.executable, "-B", os.path.join(HERE, "serve_drf.py"), "--dataset", args.dataset, "--port", "0",
+                "--user", USER]
     mock_argv = drf_argv if args.against_drf else [args.mock, "--dataset", args.dataset, "--port", "0",
-                                                   "--host", "127.0.0.1"]
+                                                   "--host", "127.0.0.1", "--user", USER, "--quiet"]
     drf = Server("DRF", drf_argv)
     mock = Server("DRF#2" if args.against_drf else "mock", mock_argv)
     # SIGTERM/SIGINT from ctest or a person still runs the finally block below.

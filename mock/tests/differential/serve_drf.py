@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Serves the DRF stand-in of GET /edw/api/entities-images/ on 127.0.0.1 (Debian's Django 3.2 + DRF 3.14).
 
-Usage: /usr/bin/python3 serve_drf.py --dataset FILE [--port 0] [--host 127.0.0.1]
+Usage: /usr/bin/python3 serve_drf.py --dataset FILE [--port 0] [--host 127.0.0.1] [--user NAME:PASSWORD]
 Prints `listening on http://HOST:PORT` once ready, like the mock does.
 """
 
@@ -32,6 +32,7 @@ def main():
     parser.add_argument("--dataset", required=True)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--user", help="NAME:PASSWORD of a user BasicAuthentication accepts")
     args = parser.parse_args()
 
     import django
@@ -42,6 +43,11 @@ def main():
     from edwsim import dataset
 
     count = dataset.load(args.dataset)
+    if args.user:
+        from django.contrib.auth.models import User
+
+        name, _, password = args.user.partition(":")
+        User.objects.create_user(username=name, password=password)
     problems = dataset.ties_in_ascending_id()
     if problems:
         print("SQLite does not return order=0 ties by ascending id:", *problems, sep="\n  ", file=sys.stderr)

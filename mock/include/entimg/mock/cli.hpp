@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "entimg/mock/behaviour.hpp"
+#include "entimg/mock/service.hpp"
 
 namespace entimg::mock {
 
@@ -21,7 +22,8 @@ struct Options {
   FaultOptions
       faults;        ///< --latency, --fail-rate, --fail-status, --drop-rate, --slow-body (seeded by --seed)
   CorsOptions cors;  ///< --cors
-  LogFormat log = LogFormat::text;              ///< --quiet: none, --log-json: json
+  std::optional<User> user;         ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
+  LogFormat log = LogFormat::text;  ///< --quiet: none, --log-json: json
   std::optional<std::filesystem::path> config;  ///< --config FILE, read before the other flags
   bool help = false;
   bool version = false;

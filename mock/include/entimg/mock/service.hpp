@@ -28,14 +28,20 @@ struct HttpResponse {
   std::string body;  ///< for HEAD too: the transport sends its length and drops it
 };
 
+/// The one user DRF's BasicAuthentication accepts (--user NAME:PASSWORD).
+struct User {
+  std::string name, password;
+};
+
 /// The Entity Images Listing Service as django-edw on DRF answers it, over one dataset.
 class Service {
  public:
-  explicit Service(std::shared_ptr<const Dataset> dataset);
+  explicit Service(std::shared_ptr<const Dataset> dataset, std::optional<User> user = std::nullopt);
   HttpResponse handle(const HttpRequest& request) const;
 
  private:
   std::shared_ptr<const Dataset> dataset_;
+  std::optional<User> user_;
 };
 
 }  // namespace entimg::mock
