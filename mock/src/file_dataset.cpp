@@ -125,7 +125,14 @@ class FileDataset final : public Dataset {
     for (std::size_t i = 0; i < records_.size(); ++i) {
       by_entity_[records_[i].entity].push_back(i);
       by_file_.emplace(records_[i].file, i);
+      by_id_.emplace(records_[i].id, i);
     }
+  }
+
+  std::optional<Record> find_by_id(std::int64_t id) const override {
+    const auto it = by_id_.find(id);
+    if (it == by_id_.end()) return std::nullopt;
+    return records_[it->second];
   }
 
   std::optional<Record> find_by_file(std::string_view file) const override {
@@ -161,6 +168,7 @@ class FileDataset final : public Dataset {
   std::string origin_;
   std::unordered_map<std::int64_t, std::vector<std::size_t>> by_entity_;
   std::unordered_map<std::string, std::size_t> by_file_;
+  std::unordered_map<std::int64_t, std::size_t> by_id_;
 };
 
 }  // namespace

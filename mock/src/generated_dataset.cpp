@@ -148,6 +148,17 @@ class GeneratedDataset final : public Dataset {
     return std::to_string(records_) + " generated records (seed " + std::to_string(seed_) + ")";
   }
 
+  // Ids are 3 * position + 1 + (0, 1 or 2): the position is (id - 1) / 3, and the record there has the id
+  // or none does.
+  std::optional<Record> find_by_id(std::int64_t id) const override {
+    if (id < 1) return std::nullopt;
+    const auto position = static_cast<std::uint64_t>(id - 1) / 3;
+    if (position >= records_) return std::nullopt;
+    Record r = record_at(position);
+    if (r.id != id) return std::nullopt;
+    return r;
+  }
+
   // A record's uuid comes from its position's random stream and cannot be inverted, so the first
   // lookup builds an index of (hash of the uuid folder, position) over the whole collection, sorted:
   // 16 bytes and one record's generation a record (300,000: ~5 MB, well under a second).

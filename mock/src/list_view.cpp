@@ -5,6 +5,8 @@
 #include "filer_names.hpp"
 #include "json_writer.hpp"
 #include "negotiation.hpp"
+#include "pagination.hpp"
+#include "python_number.hpp"
 
 namespace entimg::mock::detail {
 namespace {
@@ -19,22 +21,26 @@ common::QueryParams without_blank_params(const common::QueryParams& params) {
   return kept;
 }
 
-HttpResponse view_response(int status, std::string body) {
+// The methods each route's view handles (reference §1.1): the list, one record, the API root.
+constexpr std::string_view kListAllow = "GET, POST, HEAD, OPTIONS";
+constexpr std::string_view kDetailAllow = "GET, PUT, PATCH, DELETE, HEAD, OPTIONS";
+constexpr std::string_view kRootAllow = "GET, HEAD, OPTIONS";
+
+HttpResponse view_response(int status, std::string body, std::string_view allow = kListAllow) {
   // APIView.finalize_response: Allow and Vary on every answer of the view, errors included.
-  return HttpResponse{status,
-                      "application/json",
-                      {{"Vary", "Accept"}, {"Allow", "GET, POST, HEAD, OPTIONS"}},
-                      std::move(body)};
+  return HttpResponse{
+      status, "application/json", {{"Vary", "Accept"}, {"Allow", std::string(allow)}}, std::move(body)};
 }
 
-HttpResponse detail_error(int status, std::string_view message, int indent = 0) {
+HttpResponse detail_error(int status, std::string_view message, int indent = 0,
+                          std::string_view allow = kListAllow) {
   std::string body;
   JsonWriter w(body, indent);
   w.begin_object();
   w.key("detail");
   w.string(message);
   w.end_object();
-  return view_response(status, std::move(body));
+  return view_response(status, std::move(body), allow);
 }
 
 void write_record(JsonWriter& w, const Record& r, std::string_view media_prefix, std::string& scratch) {
@@ -179,14 +185,21 @@ void post_actions(JsonWriter& w) {
   w.end_object();
 }
 
-HttpResponse options_metadata(int indent, bool may_post) {
+struct ViewName {
+  std::string_view name, description, allow;
+};
+constexpr ViewName kListName{"Entity Image List", "", kListAllow};
+constexpr ViewName kDetailName{"Entity Image Instance", "", kDetailAllow};
+constexpr ViewName kRootName{"Api Root", "The default basic root view for DefaultRouter", kRootAllow};
+
+HttpResponse options_metadata(int indent, bool may_post, const ViewName& view = kListName) {
   std::string body;
   JsonWriter w(body, indent);
   w.begin_object();
   w.key("name");
-  w.string("Entity Image List");
+  w.string(view.name);
   w.key("description");
-  w.string("");
+  w.string(view.description);
   w.key("renders");
   w.begin_array();
   w.string("application/json");
@@ -200,43 +213,54 @@ HttpResponse options_metadata(int indent, bool may_post) {
   w.end_array();
   if (may_post) post_actions(w);
   w.end_object();
-  return view_response(200, std::move(body));
+  return view_response(200, std::move(body), view.allow);
+}
+
+// APIView.initial up to the handler: the format (suffix, else the last ?format=), negotiation (404 for
+// an unknown format, 406 for an unsatisfiable Accept), then authentication (403 for a refused header).
+struct Prelude {
+  std::optional<HttpResponse> answer;
+  int indent = 0;
+  bool authenticated = false;
+};
+
+Prelude begin_view(const ViewRequest& request, const common::QueryParams& params, std::string_view allow) {
+  std::optional<std::string_view> format;
+  if (!request.format_suffix.empty())
+    format = request.format_suffix;
+  else if (const std::string* f = common::last_value(params, "format"); f && !f->empty())
+    format = *f;  // a blank ?format= is no format (it only reaches here on routes edw does not clean)
+  const Negotiated negotiated = negotiate(format, request.accept);
+  if (negotiated.outcome == Negotiated::Outcome::NotFound) return {detail_error(404, "Not found.", 0, allow)};
+  if (negotiated.outcome == Negotiated::Outcome::NotAcceptable ||
+      negotiated.renderer == Renderer::BrowsableApi)
+    // The browsable API page is not rendered yet: its requests are answered as unsatisfiable.
+    return {detail_error(406, "Could not satisfy the request Accept header.", 0, allow)};
+  const AuthResult auth = basic_authenticate(request.authorization, request.user);
+  if (!auth.failure.empty()) return {detail_error(403, auth.failure, negotiated.indent, allow)};
+  return {std::nullopt, negotiated.indent, auth.authenticated};
 }
 
 }  // namespace
 
 HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
   const common::QueryParams params = without_blank_params(request.params);
-  std::optional<std::string_view> format;
-  if (!request.format_suffix.empty())
-    format = request.format_suffix;
-  else if (const std::string* f = common::last_value(params, "format"))
-    format = *f;
-
-  const Negotiated negotiated = negotiate(format, request.accept);
-  if (negotiated.outcome == Negotiated::Outcome::NotFound) return detail_error(404, "Not found.");
-  if (negotiated.outcome == Negotiated::Outcome::NotAcceptable ||
-      negotiated.renderer == Renderer::BrowsableApi)
-    // The browsable API page is not rendered yet: its requests are answered as unsatisfiable.
-    return detail_error(406, "Could not satisfy the request Accept header.");
-
-  // APIView.initial: authentication (a refused Authorization header is 403 whatever the method), then
+  Prelude prelude = begin_view(request, params, kListAllow);
+  if (prelude.answer) return std::move(*prelude.answer);
   // IsAuthenticatedOrReadOnly before the method is looked at (anonymous writes are 403), then the
   // handler: the list route has get, post, head and options only (others 405).
-  const AuthResult auth = basic_authenticate(request.authorization, request.user);
-  if (!auth.failure.empty()) return detail_error(403, auth.failure, negotiated.indent);
   if (request.method == "GET" || request.method == "HEAD")
-    return list_page(dataset, request, params, negotiated.indent);
-  if (request.method == "OPTIONS") return options_metadata(negotiated.indent, auth.authenticated);
-  if (!auth.authenticated)
-    return detail_error(403, "Authentication credentials were not provided.", negotiated.indent);
+    return list_page(dataset, request, params, prelude.indent);
+  if (request.method == "OPTIONS") return options_metadata(prelude.indent, prelude.authenticated);
+  if (!prelude.authenticated)
+    return detail_error(403, "Authentication credentials were not provided.", prelude.indent);
   if (request.method != "POST")
-    return detail_error(405, "Method \"" + request.method + "\" not allowed.", negotiated.indent);
+    return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent);
   // POST: with no body DRF parses nothing and the serializer finds the required fields missing; with a
   // body it picks a parser by Content-Type first.
   if (!request.has_body) {
     std::string body;
-    JsonWriter w(body, negotiated.indent);
+    JsonWriter w(body, prelude.indent);
     w.begin_object();
     w.key("image");
     w.begin_array();
@@ -254,9 +278,56 @@ HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
   trimmed.erase(trimmed.find_last_not_of(" \t") + 1);
   if (trimmed != "application/json" && trimmed != "application/x-www-form-urlencoded" &&
       trimmed != "multipart/form-data")
-    return detail_error(415, "Unsupported media type \"" + sent + "\" in request.", negotiated.indent);
+    return detail_error(415, "Unsupported media type \"" + sent + "\" in request.", prelude.indent);
   return detail_error(501, "entities-images-mock does not create records yet (uploads are planned).",
-                      negotiated.indent);
+                      prelude.indent);
+}
+
+HttpResponse root_view(const ViewRequest& request) {
+  const Prelude prelude = begin_view(request, request.params, kRootAllow);
+  if (prelude.answer) return std::move(*prelude.answer);
+  // APIRootView: AllowAny, and get only.
+  if (request.method == "OPTIONS") return options_metadata(prelude.indent, false, kRootName);
+  if (request.method != "GET" && request.method != "HEAD")
+    return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, kRootAllow);
+  // reverse() with the request's format: the suffix carried over, a ?format= parameter preserved.
+  std::string link = request.origin + "/edw/api/entities-images" +
+                     (request.format_suffix.empty() ? "/" : "." + request.format_suffix);
+  if (const std::string* f = common::last_value(request.params, "format")) {
+    link += "?format=";
+    append_quote_plus(link, *f);
+  }
+  std::string body;
+  JsonWriter w(body, prelude.indent);
+  w.begin_object();
+  w.key("entities-images");
+  w.string(link);
+  w.end_object();
+  return view_response(200, std::move(body), kRootAllow);
+}
+
+HttpResponse detail_view(const Dataset& dataset, const ViewRequest& request, std::string_view pk) {
+  const common::QueryParams params = without_blank_params(request.params);
+  const Prelude prelude = begin_view(request, params, kDetailAllow);
+  if (prelude.answer) return std::move(*prelude.answer);
+  const bool safe = request.method == "GET" || request.method == "HEAD" || request.method == "OPTIONS";
+  if (!safe && !prelude.authenticated)
+    return detail_error(403, "Authentication credentials were not provided.", prelude.indent, kDetailAllow);
+  if (request.method == "OPTIONS") return options_metadata(prelude.indent, false, kDetailName);
+  if (request.method == "POST")
+    return detail_error(405, "Method \"POST\" not allowed.", prelude.indent, kDetailAllow);
+  if (!safe)
+    return detail_error(501, "entities-images-mock does not change records yet (updates are planned).",
+                        prelude.indent, kDetailAllow);
+  // get_object(): the pk as Django's IntegerField reads it (Python's int()); anything else is 404.
+  std::optional<Record> record;
+  if (const auto n = parse_python_int(pk); n && !n->negative && n->magnitude <= BigUint(INT64_MAX))
+    record = dataset.find_by_id(static_cast<std::int64_t>(n->magnitude.saturated()));
+  if (!record) return detail_error(404, "Not found.", prelude.indent, kDetailAllow);
+  std::string body, scratch;
+  JsonWriter w(body, prelude.indent);
+  write_record(w, *record, request.origin + "/media/", scratch);
+  return view_response(200, std::move(body), kDetailAllow);
 }
 
 }  // namespace entimg::mock::detail

@@ -25,5 +25,9 @@ struct ViewRequest {
 };
 
 HttpResponse list_view(const Dataset& dataset, const ViewRequest& request);
+/// /edw/api/entities-images/<pk>/: one record (reads only; writes are answered 501 for now).
+HttpResponse detail_view(const Dataset& dataset, const ViewRequest& request, std::string_view pk);
+/// /edw/api/: DefaultRouter's API root, listing the one route the mock serves.
+HttpResponse root_view(const ViewRequest& request);
 
 }  // namespace entimg::mock::detail

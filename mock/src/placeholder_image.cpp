@@ -78,7 +78,7 @@ class BitWriter {
   explicit BitWriter(std::string& out) : out_(out) {}
   void put(std::uint32_t bits, int count) {
     for (int i = count - 1; i >= 0; --i) {
-      byte_ = static_cast<std::uint8_t>((byte_ << 1) | ((bits >> i) & 1U));
+      byte_ = static_cast<std::uint8_t>((static_cast<std::uint32_t>(byte_) << 1U) | ((bits >> i) & 1U));
       if (++filled_ == 8) flush_byte();
     }
   }

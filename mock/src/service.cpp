@@ -116,26 +116,47 @@ std::string wsgi_query_as_uri(std::string_view raw) {
   return out;
 }
 
-enum class Route { List, ListWithSuffix, None };
+enum class Route { List, ListWithSuffix, Detail, Root, None };
 
 struct Resolved {
   Route route = Route::None;
   std::string format_suffix;
+  std::string pk;  ///< Detail: the lookup value as matched
 };
 
+constexpr std::string_view kApiPath = "/edw/api/";
 constexpr std::string_view kListPath = "/edw/api/entities-images/";
 
-// DRF's DefaultRouter list route and its format-suffix twin: ^entities-images\.(?P<format>[a-z0-9]+)/?$
+// DRF's format-suffix twin of a route: `.<format>` with an optional trailing slash, format [a-z0-9]+.
+std::optional<std::string> format_suffix(std::string_view rest) {
+  if (!rest.starts_with('.')) return std::nullopt;
+  rest.remove_prefix(1);
+  if (rest.ends_with('/')) rest.remove_suffix(1);
+  if (rest.empty() || !std::all_of(rest.begin(), rest.end(),
+                                   [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }))
+    return std::nullopt;
+  return std::string(rest);
+}
+
+// DefaultRouter's routes under /edw/api/ (reference §1.1): the root (^$), the list
+// (^entities-images/$) and the detail (^entities-images/(?P<pk>[^/.]+)/$), each with its suffix twin.
 Resolved resolve(std::string_view path) {
-  if (path == kListPath) return {Route::List, {}};
-  constexpr std::string_view kSuffixed = "/edw/api/entities-images.";
-  if (path.starts_with(kSuffixed)) {
-    std::string_view fmt = path.substr(kSuffixed.size());
-    if (fmt.ends_with('/')) fmt.remove_suffix(1);
-    if (!fmt.empty() && std::all_of(fmt.begin(), fmt.end(),
-                                    [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }))
-      return {Route::ListWithSuffix, std::string(fmt)};
-  }
+  if (path == kApiPath) return {Route::Root, {}, {}};
+  if (path == kListPath) return {Route::List, {}, {}};
+  if (!path.starts_with(kApiPath)) return {};
+  const std::string_view rest = path.substr(kApiPath.size());
+  if (auto f = format_suffix(rest)) return {Route::Root, *f, {}};
+  constexpr std::string_view kCollection = "entities-images";
+  if (!rest.starts_with(kCollection)) return {};
+  const std::string_view after = rest.substr(kCollection.size());
+  if (auto f = format_suffix(after)) return {Route::ListWithSuffix, *f, {}};
+  if (!after.starts_with('/')) return {};
+  const std::string_view tail = after.substr(1);
+  const std::size_t end = tail.find_first_of("/.");
+  if (end == 0 || end == std::string_view::npos) return {};
+  const std::string pk(tail.substr(0, end));
+  if (tail.substr(end) == "/") return {Route::Detail, {}, pk};
+  if (auto f = format_suffix(tail.substr(end))) return {Route::Detail, *f, pk};
   return {};
 }
 
@@ -215,6 +236,8 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   view.origin = scheme + "://" + *host;
   view.url.origin_and_path = view.origin + escape_uri_path(path);
   view.url.params = view.params;
+  if (resolved.route == Route::Root) return detail::root_view(view);
+  if (resolved.route == Route::Detail) return detail::detail_view(*dataset_, view, resolved.pk);
   return detail::list_view(*dataset_, view);
 }
 

@@ -174,3 +174,30 @@ TEST_CASE("anonymous writes are 403 before the method is looked at, OPTIONS desc
   CHECK(json::parse(options.body)["name"] == "Entity Image List");
   CHECK_FALSE(json::parse(options.body).contains("actions"));
 }
+
+TEST_CASE("the detail route serves each record of a generated collection, and 404s the rest",
+          "[service][routes]") {
+  const json page = json::parse(get("/edw/api/entities-images/?limit=50&offset=100").body);
+  for (const auto& record : page["results"]) {
+    const HttpResponse r =
+        get("/edw/api/entities-images/" + std::to_string(record["id"].get<std::int64_t>()) + "/");
+    REQUIRE(r.status == 200);
+    CHECK(json::parse(r.body) == record);
+    CHECK(header(r, "Allow") == "GET, PUT, PATCH, DELETE, HEAD, OPTIONS");
+  }
+  for (const char* pk : {"0", "-1", "999999999", "abc", "99999999999999999999999"})
+    CHECK(get(std::string("/edw/api/entities-images/") + pk + "/").status == 404);
+  CHECK(get("/edw/api/entities-images/4").status == 301);
+}
+
+TEST_CASE("the API root lists the collection, keeping the format", "[service][routes]") {
+  CHECK(json::parse(get("/edw/api/").body)["entities-images"] ==
+        "http://testserver/edw/api/entities-images/");
+  CHECK(json::parse(get("/edw/api/.json").body)["entities-images"] ==
+        "http://testserver/edw/api/entities-images.json");
+  CHECK(json::parse(get("/edw/api/?format=json").body)["entities-images"] ==
+        "http://testserver/edw/api/entities-images/?format=json");
+  CHECK(header(get("/edw/api/"), "Allow") == "GET, HEAD, OPTIONS");
+  CHECK(get("/edw/api/", {{"Host", "testserver"}}, "DELETE").status == 405);
+  CHECK(get("/edw/api/.xml").status == 404);
+}

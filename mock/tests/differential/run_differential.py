@@ -46,7 +46,7 @@ GROUPS = {
     "unsafe-methods": (True, ""),
     "auth":           (True, ""),
     "paths":          (True, ""),
-    "other-routes":   (False, "API root and detail routes: the mock serves only the list"),
+    "other-routes":   (True, ""),
     # Not a choice of the mock: Debian 12's cpp-httplib 0.11.4 drops a header line whose value is
     # empty while it parses the request, so "Accept:" reaches the mock as no Accept at all.
     "empty-header-values": (False, "cpp-httplib 0.11.4 drops empty header values before the mock sees them"),
@@ -243,6 +243,24 @@ REQUESTS = [
     ("other-routes",   "API root",                    "GET",     "/edw/api/",                                ()),
     ("other-routes",   "detail",                      "GET",     P + "3/",                                   ()),
     ("other-routes",   "detail, bad pk",              "GET",     P + "abc/",                                 ()),
+    ("other-routes",   "detail, no such id",          "GET",     P + "99999/",                               ()),
+    ("other-routes",   "detail, pk as int() reads it", "GET",    P + "%2B3/",                                ()),
+    ("other-routes",   "detail .json",                "GET",     P + "3.json",                               ()),
+    ("other-routes",   "detail .xml",                 "GET",     P + "3.xml/",                               ()),
+    ("other-routes",   "detail, no slash",            "GET",     P + "3?format=json",                        ()),
+    ("other-routes",   "detail, indent",              "GET",     P + "5/",                                   ("Accept: application/json; indent=2",)),
+    ("other-routes",   "detail HEAD",                 "HEAD",    P + "3/",                                   ()),
+    ("other-routes",   "detail OPTIONS",              "OPTIONS", P + "3/",                                   ()),
+    ("other-routes",   "detail PUT, anonymous",       "PUT",     P + "3/",                                   ("Content-Length: 0",)),
+    ("other-routes",   "detail, wrong credentials",   "GET",     P + "3/",                                   ("Authorization: Basic YTpi",)),
+    ("other-routes",   "detail POST, the user",       "POST",    P + "3/",                                   ("Authorization: Basic " + USER_BASIC, "Content-Length: 0")),
+    ("other-routes",   "API root ?format=json",       "GET",     "/edw/api/?format=json",                    ()),
+    ("other-routes",   "API root ?format=",           "GET",     "/edw/api/?format=",                        ()),
+    ("other-routes",   "API root .json",              "GET",     "/edw/api/.json",                           ()),
+    ("other-routes",   "API root, no slash",          "GET",     "/edw/api?x=1",                             ()),
+    ("other-routes",   "API root OPTIONS",            "OPTIONS", "/edw/api/",                                ()),
+    ("other-routes",   "API root POST",               "POST",    "/edw/api/",                                ("Content-Length: 0",)),
+    ("other-routes",   "API root, Accept xml",        "GET",     "/edw/api/",                                ("Accept: application/xml",)),
 ]
 
 

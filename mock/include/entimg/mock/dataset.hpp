@@ -30,6 +30,8 @@ class Dataset {
   virtual std::string describe() const = 0;
   /// The record whose `file` is exactly this storage path, for serving its picture; nullopt if none.
   virtual std::optional<Record> find_by_file(std::string_view file) const = 0;
+  /// The record with this id (the detail route); nullopt if none.
+  virtual std::optional<Record> find_by_id(std::int64_t id) const = 0;
 };
 
 /// A collection computed from (seed, position): constant memory for any size, any page in
