@@ -1,10 +1,9 @@
 // entities-images-mock: parses the command line, builds the service, serves until a signal.
-#include <csignal>
 #include <iostream>
-#include <thread>
 
 #include "entimg/mock/cli.hpp"
 #include "entimg/mock/server.hpp"
+#include "entimg/mock/stop_signals.hpp"
 
 int main(int argc, char** argv) {
   using namespace entimg::mock;
@@ -18,13 +17,7 @@ int main(int argc, char** argv) {
   if (o.help) return std::cout << usage(), 0;
   if (o.version) return std::cout << "entities-images-mock " << version() << "\n", 0;
 
-  // Block the stop signals in every thread; one thread waits for them and stops the server.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
+  block_stop_signals();
 
   try {
     std::shared_ptr<const Dataset> dataset =
@@ -35,17 +28,7 @@ int main(int argc, char** argv) {
     std::cout << "listening on " << server.url() << "\n"
               << "serving " << dataset->describe() << " at " << server.url() << "/edw/api/entities-images/"
               << std::endl;
-    std::thread waiter([&server, stop_signals] {
-      int signal = 0;
-      sigwait(&stop_signals, &signal);
-      server.stop();
-    });
-    const bool ok = server.run();
-    if (waiter.joinable()) {
-      pthread_kill(waiter.native_handle(), SIGTERM);  // wakes the waiter if run() ended by itself
-      waiter.join();
-    }
-    return ok ? 0 : 1;
+    return run_until_stop_signal(server) ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "entities-images-mock: error: " << e.what() << "\n";
     return 1;

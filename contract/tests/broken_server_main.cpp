@@ -1,13 +1,12 @@
 // entimg-broken-server: the mock with one deliberate fault (or one tolerated difference), for the
 // black-box tests of the contract tool and for people trying the suite out.
 #include <charconv>
-#include <csignal>
 #include <iostream>
 #include <limits>
-#include <thread>
 
 #include "broken/http_server.hpp"
 #include "broken/variants.hpp"
+#include "entimg/mock/stop_signals.hpp"
 
 namespace {
 
@@ -110,12 +109,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
+  mock::block_stop_signals();
   try {
     auto service =
         std::make_shared<broken::BrokenService>(mock::make_generated_dataset(o.records, o.seed), *variant);
@@ -125,17 +119,7 @@ int main(int argc, char** argv) {
     std::cout << "listening on " << server.url() << "\n"
               << "serving " << o.records << " generated records (seed " << o.seed << ") with variant "
               << variant->name << ": " << variant->summary << std::endl;
-    std::thread waiter([&server, stop_signals] {
-      int signal = 0;
-      sigwait(&stop_signals, &signal);
-      server.stop();
-    });
-    const bool ok = server.run();
-    if (waiter.joinable()) {
-      pthread_kill(waiter.native_handle(), SIGTERM);  // wakes the waiter if run() ended by itself
-      waiter.join();
-    }
-    return ok ? 0 : 1;
+    return mock::run_until_stop_signal(server) ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "entimg-broken-server: error: " << e.what() << "\n";
     return 1;
