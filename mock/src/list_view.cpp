@@ -1,5 +1,8 @@
 #include "list_view.hpp"
 
+#include <initializer_list>
+#include <utility>
+
 #include "basic_auth.hpp"
 
 #include "filer_names.hpp"
@@ -41,6 +44,22 @@ HttpResponse detail_error(int status, std::string_view message, int indent = 0,
   w.string(message);
   w.end_object();
   return view_response(status, std::move(body), allow);
+}
+
+// A validation error: {"field": ["message"], ...} with status 400, fields in the order given.
+HttpResponse field_errors(std::initializer_list<std::pair<std::string_view, std::string_view>> errors,
+                          int indent) {
+  std::string body;
+  JsonWriter w(body, indent);
+  w.begin_object();
+  for (const auto& [field, message] : errors) {
+    w.key(field);
+    w.begin_array();
+    w.string(message);
+    w.end_array();
+  }
+  w.end_object();
+  return view_response(400, std::move(body));
 }
 
 void write_record(JsonWriter& w, const Record& r, std::string_view media_prefix, std::string& scratch) {
@@ -89,17 +108,10 @@ HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const
   Selection selection;
   if (const std::string* entity = common::last_value(params, "entity")) {
     const DecimalLookup lookup = parse_decimal_lookup(*entity);
-    if (!lookup.valid || lookup.above_maximum) {
-      std::string body;
-      JsonWriter w(body, indent);
-      w.begin_object();
-      w.key("entity");
-      w.begin_array();
-      w.string(lookup.valid ? "Ensure this value is less than or equal to 1e+50." : "Enter a number.");
-      w.end_array();
-      w.end_object();
-      return view_response(400, std::move(body));
-    }
+    if (!lookup.valid || lookup.above_maximum)
+      return field_errors({{"entity", lookup.valid ? "Ensure this value is less than or equal to 1e+50."
+                                                   : "Enter a number."}},
+                          indent);
     selection.entity = lookup.value;
     selection.matches_nothing = !lookup.value.has_value();
   }
@@ -258,21 +270,9 @@ HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
     return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent);
   // POST: with no body DRF parses nothing and the serializer finds the required fields missing; with a
   // body it picks a parser by Content-Type first.
-  if (!request.has_body) {
-    std::string body;
-    JsonWriter w(body, prelude.indent);
-    w.begin_object();
-    w.key("image");
-    w.begin_array();
-    w.string("No file was submitted.");
-    w.end_array();
-    w.key("entity");
-    w.begin_array();
-    w.string("This field is required.");
-    w.end_array();
-    w.end_object();
-    return view_response(400, std::move(body));
-  }
+  if (!request.has_body)
+    return field_errors({{"image", "No file was submitted."}, {"entity", "This field is required."}},
+                        prelude.indent);
   const std::string sent = request.content_type.value_or("");
   std::string trimmed = sent.substr(0, sent.find(';'));
   trimmed.erase(trimmed.find_last_not_of(" \t") + 1);
