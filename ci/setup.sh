@@ -47,8 +47,11 @@ if [ ! -f /opt/valijson/include/valijson/validator.hpp ]; then
   rm -rf "$tmp"
 fi
 
-# npm tools used by the tests (ajv-cli: a second, independent JSON Schema validator).
-if ! $tools_only && [ -f "$here/package.json" ] && [ ! -x "$here/node_modules/.bin/ajv" ]; then
+# npm tools used by the tests (ajv-cli: a second, independent JSON Schema validator; playwright-core: drives
+# Debian's Chromium in the browser tests). Installed again whenever package-lock.json is newer than the install.
+if ! $tools_only && [ -f "$here/package.json" ] &&
+   { [ ! -f "$here/node_modules/.package-lock.json" ] ||
+     [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; }; then
   echo "setup: installing npm packages from package-lock.json"
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -1,9 +1,12 @@
 #include "list_view.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <utility>
+#include <vector>
 
 #include "basic_auth.hpp"
+#include "browsable.hpp"
 
 #include "filer_names.hpp"
 #include "json_writer.hpp"
@@ -103,8 +106,70 @@ void write_record(JsonWriter& w, const Record& r, std::string_view media_prefix,
   w.end_object();
 }
 
+// Python's ceil division as DRF's _divide_with_ceil does it (floor division rounds towards -inf).
+// Page arithmetic on limits and offsets up to 2^64 and their products stays exact in 128 bits.
+__extension__ using Wide = __int128;
+__extension__ using WideUnsigned = unsigned __int128;
+
+std::string int128_text(Wide v) {
+  const bool negative = v < 0;
+  auto u = static_cast<WideUnsigned>(negative ? -v : v);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  } while (u != 0);
+  return negative ? "-" + digits : digits;
+}
+
+Wide divide_with_ceil(Wide a, Wide b) {
+  Wide q = a / b;
+  if (a % b != 0 && (a < 0) == (b < 0)) ++q;
+  return q;
+}
+
+// LimitOffsetPagination.get_html_context with _get_displayed_page_numbers and _get_page_links.
+PageControls page_controls(const RequestUrl& url, const Window& window, std::uint64_t count) {
+  const auto limit = static_cast<Wide>(window.limit.saturated());
+  const auto offset = static_cast<Wide>(window.offset.saturated());
+  Wide current = divide_with_ceil(offset, limit) + 1;
+  Wide final = std::max<Wide>(
+      divide_with_ceil(static_cast<Wide>(count) - offset, limit) + divide_with_ceil(offset, limit), 1);
+  current = std::min(current, final);
+  std::vector<Wide> shown;
+  if (final <= 5) {
+    for (Wide n = 1; n <= final; ++n)
+      shown.push_back(n);
+  } else {
+    std::vector<Wide> included = {1, current - 1, current, current + 1, final};
+    if (current <= 4) included.insert(included.end(), {2, 3});
+    if (current >= final - 3) included.insert(included.end(), {final - 1, final - 2});
+    std::sort(included.begin(), included.end());
+    included.erase(std::unique(included.begin(), included.end()), included.end());
+    for (const Wide n : included)
+      if (n > 0 && n <= final) shown.push_back(n);
+    if (current > 4) shown.insert(shown.begin() + 1, 0);  // 0: a break
+    if (current < final - 3) shown.insert(shown.end() - 1, 0);
+  }
+  PageControls controls;
+  controls.previous = previous_link(url, window);
+  controls.next = next_link(url, window, count);
+  for (const Wide n : shown) {
+    if (n == 0) {
+      controls.pages.emplace_back(std::nullopt);
+      continue;
+    }
+    std::string link = n == 1
+                           ? rebuild_url(url, {}, "offset")
+                           : rebuild_url(url, {{"offset", int128_text(offset + (n - current) * limit)}}, {});
+    controls.pages.emplace_back(
+        PageControls::Link{static_cast<std::int64_t>(n), std::move(link), n == current});
+  }
+  return controls;
+}
+
 HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const common::QueryParams& params,
-                       int indent) {
+                       int indent, std::optional<PageControls>* controls = nullptr) {
   Selection selection;
   if (const std::string* entity = common::last_value(params, "entity")) {
     const DecimalLookup lookup = parse_decimal_lookup(*entity);
@@ -117,6 +182,7 @@ HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const
   }
   const Window window = read_window(params);
   const std::uint64_t count = dataset.count(selection);
+  if (controls && BigUint(count) > window.limit) *controls = page_controls(request.url, window, count);
 
   thread_local std::vector<Record> records;  // reused: a page render allocates little
   records.clear();
@@ -197,12 +263,15 @@ void post_actions(JsonWriter& w) {
   w.end_object();
 }
 
+enum class ViewKind { Root, List, Detail };
 struct ViewName {
   std::string_view name, description, allow;
+  ViewKind kind;
 };
-constexpr ViewName kListName{"Entity Image List", "", kListAllow};
-constexpr ViewName kDetailName{"Entity Image Instance", "", kDetailAllow};
-constexpr ViewName kRootName{"Api Root", "The default basic root view for DefaultRouter", kRootAllow};
+constexpr ViewName kListName{"Entity Image List", "", kListAllow, ViewKind::List};
+constexpr ViewName kDetailName{"Entity Image Instance", "", kDetailAllow, ViewKind::Detail};
+constexpr ViewName kRootName{"Api Root", "The default basic root view for DefaultRouter", kRootAllow,
+                             ViewKind::Root};
 
 HttpResponse options_metadata(int indent, bool may_post, const ViewName& view = kListName) {
   std::string body;
@@ -234,9 +303,47 @@ struct Prelude {
   std::optional<HttpResponse> answer;
   int indent = 0;
   bool authenticated = false;
+  bool html = false;  ///< the browsable API renders the answer
 };
 
-Prelude begin_view(const ViewRequest& request, const common::QueryParams& params, std::string_view allow) {
+// get_breadcrumbs: the DRF views along the path, ?format= kept when the request has one.
+std::vector<std::pair<std::string, std::string>> breadcrumbs(const ViewRequest& request,
+                                                             const common::QueryParams& params,
+                                                             const ViewName& view) {
+  std::string keep;
+  if (const std::string* f = common::last_value(params, "format")) {
+    keep = "?format=";
+    append_quote_plus(keep, *f);
+  }
+  std::vector<std::pair<std::string, std::string>> crumbs = {{"Api Root", "/edw/api/" + keep}};
+  if (view.kind == ViewKind::Detail)
+    crumbs.emplace_back(std::string(kListName.name), "/edw/api/entities-images/" + keep);
+  if (view.kind != ViewKind::Root) crumbs.emplace_back(std::string(view.name), request.path + keep);
+  return crumbs;
+}
+
+// BrowsableAPIRenderer when negotiation chose it; the JSON answer as it is otherwise.
+HttpResponse finish(const Prelude& prelude, const ViewRequest& request, const common::QueryParams& params,
+                    const ViewName& view, HttpResponse json, std::optional<PageControls> controls = {}) {
+  if (!prelude.html) return json;
+  BrowsablePage page;
+  page.name = view.name;
+  page.method = request.method;
+  page.full_path = request.full_path;
+  page.get_url = request.full_path;
+  const RequestUrl relative{request.path, request.params};
+  page.json_format_url = rebuild_url(relative, {{"format", "json"}}, {});
+  page.api_format_url = rebuild_url(relative, {{"format", "api"}}, {});
+  page.breadcrumbs = breadcrumbs(request, params, view);
+  page.pagination = std::move(controls);
+  page.entity_filter = view.kind == ViewKind::List;
+  page.upload_form = view.kind == ViewKind::List && prelude.authenticated && json.status != 403;
+  page.form_action = request.full_path;
+  return render_browsable(std::move(json), page);
+}
+
+Prelude begin_view(const ViewRequest& request, const common::QueryParams& params, const ViewName& view) {
+  const std::string_view allow = view.allow;
   std::optional<std::string_view> format;
   if (!request.format_suffix.empty())
     format = request.format_suffix;
@@ -244,25 +351,30 @@ Prelude begin_view(const ViewRequest& request, const common::QueryParams& params
     format = *f;  // a blank ?format= is no format (it only reaches here on routes edw does not clean)
   const Negotiated negotiated = negotiate(format, request.accept);
   if (negotiated.outcome == Negotiated::Outcome::NotFound) return {detail_error(404, "Not found.", 0, allow)};
-  if (negotiated.outcome == Negotiated::Outcome::NotAcceptable ||
-      negotiated.renderer == Renderer::BrowsableApi)
-    // The browsable API page is not rendered yet: its requests are answered as unsatisfiable.
+  if (negotiated.outcome == Negotiated::Outcome::NotAcceptable)
     return {detail_error(406, "Could not satisfy the request Accept header.", 0, allow)};
+  Prelude prelude;
+  prelude.html = negotiated.renderer == Renderer::BrowsableApi;
+  prelude.indent = prelude.html ? 4 : negotiated.indent;  // the browsable page shows the JSON indented by 4
   const AuthResult auth = basic_authenticate(request.authorization, request.user);
-  if (!auth.failure.empty()) return {detail_error(403, auth.failure, negotiated.indent, allow)};
-  return {std::nullopt, negotiated.indent, auth.authenticated};
+  if (!auth.failure.empty())
+    prelude.answer =
+        finish(prelude, request, params, view, detail_error(403, auth.failure, prelude.indent, allow));
+  prelude.authenticated = auth.authenticated;
+  return prelude;
 }
 
 }  // namespace
 
-HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
-  const common::QueryParams params = without_blank_params(request.params);
-  Prelude prelude = begin_view(request, params, kListAllow);
-  if (prelude.answer) return std::move(*prelude.answer);
+namespace {
+
+HttpResponse list_answer(const Dataset& dataset, const ViewRequest& request,
+                         const common::QueryParams& params, const Prelude& prelude,
+                         std::optional<PageControls>& controls) {
   // IsAuthenticatedOrReadOnly before the method is looked at (anonymous writes are 403), then the
   // handler: the list route has get, post, head and options only (others 405).
   if (request.method == "GET" || request.method == "HEAD")
-    return list_page(dataset, request, params, prelude.indent);
+    return list_page(dataset, request, params, prelude.indent, prelude.html ? &controls : nullptr);
   if (request.method == "OPTIONS") return options_metadata(prelude.indent, prelude.authenticated);
   if (!prelude.authenticated)
     return detail_error(403, "Authentication credentials were not provided.", prelude.indent);
@@ -283,9 +395,7 @@ HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
                       prelude.indent);
 }
 
-HttpResponse root_view(const ViewRequest& request) {
-  const Prelude prelude = begin_view(request, request.params, kRootAllow);
-  if (prelude.answer) return std::move(*prelude.answer);
+HttpResponse root_answer(const ViewRequest& request, const Prelude& prelude) {
   // APIRootView: AllowAny, and get only.
   if (request.method == "OPTIONS") return options_metadata(prelude.indent, false, kRootName);
   if (request.method != "GET" && request.method != "HEAD")
@@ -306,10 +416,8 @@ HttpResponse root_view(const ViewRequest& request) {
   return view_response(200, std::move(body), kRootAllow);
 }
 
-HttpResponse detail_view(const Dataset& dataset, const ViewRequest& request, std::string_view pk) {
-  const common::QueryParams params = without_blank_params(request.params);
-  const Prelude prelude = begin_view(request, params, kDetailAllow);
-  if (prelude.answer) return std::move(*prelude.answer);
+HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request, std::string_view pk,
+                           const Prelude& prelude) {
   const bool safe = request.method == "GET" || request.method == "HEAD" || request.method == "OPTIONS";
   if (!safe && !prelude.authenticated)
     return detail_error(403, "Authentication credentials were not provided.", prelude.indent, kDetailAllow);
@@ -328,6 +436,30 @@ HttpResponse detail_view(const Dataset& dataset, const ViewRequest& request, std
   JsonWriter w(body, prelude.indent);
   write_record(w, *record, request.origin + "/media/", scratch);
   return view_response(200, std::move(body), kDetailAllow);
+}
+
+}  // namespace
+
+HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
+  const common::QueryParams params = without_blank_params(request.params);
+  Prelude prelude = begin_view(request, params, kListName);
+  if (prelude.answer) return std::move(*prelude.answer);
+  std::optional<PageControls> controls;
+  HttpResponse json = list_answer(dataset, request, params, prelude, controls);
+  return finish(prelude, request, params, kListName, std::move(json), std::move(controls));
+}
+
+HttpResponse root_view(const ViewRequest& request) {
+  Prelude prelude = begin_view(request, request.params, kRootName);
+  if (prelude.answer) return std::move(*prelude.answer);
+  return finish(prelude, request, request.params, kRootName, root_answer(request, prelude));
+}
+
+HttpResponse detail_view(const Dataset& dataset, const ViewRequest& request, std::string_view pk) {
+  const common::QueryParams params = without_blank_params(request.params);
+  Prelude prelude = begin_view(request, params, kDetailName);
+  if (prelude.answer) return std::move(*prelude.answer);
+  return finish(prelude, request, params, kDetailName, detail_answer(dataset, request, pk, prelude));
 }
 
 }  // namespace entimg::mock::detail

@@ -22,6 +22,8 @@ struct ViewRequest {
   common::QueryParams params;  ///< the request's parameters, decoded, blank ones included
   std::string origin;          ///< "scheme://host" of the request
   RequestUrl url;              ///< what build_absolute_uri() gives, for the links
+  std::string path;            ///< the path as Django's escape_uri_path gives it
+  std::string full_path;       ///< request.get_full_path(): the path and, when not empty, "?" and the query
 };
 
 HttpResponse list_view(const Dataset& dataset, const ViewRequest& request);

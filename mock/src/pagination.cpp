@@ -5,12 +5,12 @@
 #include <vector>
 
 namespace entimg::mock::detail {
-namespace {
 
 // DRF utils/urls.py: parse_qs(keep_blank_values=True) into a dict (values of a key stay in
 // order), set or drop keys, then urlencode(sorted(items), doseq=True).
-std::string rebuild(const RequestUrl& url, const std::vector<std::pair<std::string_view, std::string>>& set,
-                    std::string_view drop) {
+std::string rebuild_url(const RequestUrl& url,
+                        const std::vector<std::pair<std::string_view, std::string>>& set,
+                        std::string_view drop) {
   std::map<std::string_view, std::vector<std::string_view>> by_key;  // byte order == code point order
   for (const auto& [k, v] : url.params)
     by_key[k].push_back(v);
@@ -18,7 +18,7 @@ std::string rebuild(const RequestUrl& url, const std::vector<std::pair<std::stri
     by_key[k] = {v};
   if (!drop.empty()) by_key.erase(drop);
   std::string out = url.origin_and_path;
-  out.push_back('?');
+  if (!by_key.empty()) out.push_back('?');
   bool first = true;
   for (const auto& [k, values] : by_key)
     for (const auto v : values) {
@@ -30,8 +30,6 @@ std::string rebuild(const RequestUrl& url, const std::vector<std::pair<std::stri
     }
   return out;
 }
-
-}  // namespace
 
 void append_quote_plus(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789ABCDEF";
@@ -66,14 +64,14 @@ Window read_window(const common::QueryParams& params) {
 std::optional<std::string> next_link(const RequestUrl& url, const Window& window, std::uint64_t count) {
   const BigUint next_offset = window.offset + window.limit;
   if (next_offset >= BigUint(count)) return std::nullopt;
-  return rebuild(url, {{"limit", window.limit.str()}, {"offset", next_offset.str()}}, {});
+  return rebuild_url(url, {{"limit", window.limit.str()}, {"offset", next_offset.str()}}, {});
 }
 
 std::optional<std::string> previous_link(const RequestUrl& url, const Window& window) {
   if (window.offset.is_zero()) return std::nullopt;
-  if (window.offset <= window.limit) return rebuild(url, {{"limit", window.limit.str()}}, "offset");
-  return rebuild(url, {{"limit", window.limit.str()}, {"offset", monus(window.offset, window.limit).str()}},
-                 {});
+  if (window.offset <= window.limit) return rebuild_url(url, {{"limit", window.limit.str()}}, "offset");
+  return rebuild_url(
+      url, {{"limit", window.limit.str()}, {"offset", monus(window.offset, window.limit).str()}}, {});
 }
 
 }  // namespace entimg::mock::detail

@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "entimg/common/url.hpp"
 #include "python_number.hpp"
@@ -32,6 +34,12 @@ struct RequestUrl {
 std::optional<std::string> next_link(const RequestUrl& url, const Window& window, std::uint64_t count);
 /// previous: null when offset <= 0; without offset when offset - limit <= 0; else offset - limit.
 std::optional<std::string> previous_link(const RequestUrl& url, const Window& window);
+
+/// DRF's replace_query_param/remove_query_param: the URL with `set` keys replaced and `drop` removed,
+/// parameters sorted by key (urlencode(sorted(...), doseq=True)); no '?' when none are left.
+std::string rebuild_url(const RequestUrl& url,
+                        const std::vector<std::pair<std::string_view, std::string>>& set,
+                        std::string_view drop);
 
 /// Python's urllib.parse.quote_plus with safe='' (what urlencode applies to keys and values).
 void append_quote_plus(std::string& out, std::string_view utf8);

@@ -234,7 +234,9 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   view.params = common::parse_query(query);
   const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
   view.origin = scheme + "://" + *host;
-  view.url.origin_and_path = view.origin + escape_uri_path(path);
+  view.path = escape_uri_path(path);
+  view.full_path = query.empty() ? view.path : view.path + "?" + query;
+  view.url.origin_and_path = view.origin + view.path;
   view.url.params = view.params;
   if (resolved.route == Route::Root) return detail::root_view(view);
   if (resolved.route == Route::Detail) return detail::detail_view(*dataset_, view, resolved.pk);

@@ -3,6 +3,8 @@
 import json
 import re
 
+import html_parts
+
 PLACEHOLDER = b"{HOST}"
 COMPARED_HEADERS = ("Content-Type", "Allow", "Vary", "Location")
 CONTEXT_BYTES = 60
@@ -130,9 +132,13 @@ def compare(drf, mock, drf_host, mock_host, head=None):
     if head is None:
         problems += _check_length_matches_body("mock", mock)
         problems += _check_length_matches_body("DRF", drf)
-        body_problem = describe_body_difference(normalise(drf.body, drf_host), normalise(mock.body, mock_host))
-        if body_problem:
-            problems.append(body_problem)
+        if html_parts.is_browsable_page(drf):
+            # The browsable page: its parts, not its markup (html_parts.py says why).
+            problems += html_parts.differences(normalise(drf.body, drf_host), normalise(mock.body, mock_host))
+        else:
+            body_problem = describe_body_difference(normalise(drf.body, drf_host), normalise(mock.body, mock_host))
+            if body_problem:
+                problems.append(body_problem)
     else:
         problems += _compare_head(drf, mock, drf_host, mock_host, *head)
     return problems
