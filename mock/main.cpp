@@ -22,11 +22,15 @@ int main(int argc, char** argv) {
   try {
     std::shared_ptr<const Dataset> dataset =
         o.dataset ? load_dataset_file(*o.dataset) : make_generated_dataset(o.records, o.seed);
-    ServerOptions server_options{o.host, o.port, o.threads, o.faults, o.cors, o.log};
-    MockServer server(std::make_shared<Service>(dataset, o.user), server_options);
+    auto live = std::make_shared<LiveDataset>(dataset, o.state);
+    if (live->dropped_entries() > 0)
+      std::cerr << "entities-images-mock: " << o.state->string() << ": dropped " << live->dropped_entries()
+                << " entry(ies) a crash left half-written\n";
+    ServerOptions server_options{o.host, o.port, o.threads, o.faults, o.cors, o.log, o.max_body};
+    MockServer server(std::make_shared<Service>(live, o.user), server_options);
     server.bind();
     std::cout << "listening on " << server.url() << "\n"
-              << "serving " << dataset->describe() << " at " << server.url() << "/edw/api/entities-images/"
+              << "serving " << live->describe() << " at " << server.url() << "/edw/api/entities-images/"
               << std::endl;
     return run_until_stop_signal(server) ? 0 : 1;
   } catch (const std::exception& e) {

@@ -112,6 +112,10 @@ HttpResponse failure_response(int status) {
     case 502:
       r.body = nginx("502 Bad Gateway");
       break;
+    case 413:  // nginx's client_max_body_size
+      r.body = nginx("413 Request Entity Too Large");
+      r.headers.emplace_back("Connection", "close");
+      break;
     case 503:
       r.body = nginx("503 Service Temporarily Unavailable");
       r.headers.emplace_back("Retry-After", "1");

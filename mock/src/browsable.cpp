@@ -4,6 +4,9 @@
 #include <array>
 #include <cctype>
 
+#include "entimg/common/url.hpp"
+#include "pagination.hpp"
+
 namespace entimg::mock::detail {
 namespace {
 
@@ -92,6 +95,42 @@ void trim_punctuation(std::string_view& lead, std::string_view& middle, std::str
   trail = word.substr(end);
 }
 
+// Django's smart_urlquote: the path and fragment unquoted and quoted again keeping RFC 3986's delimiters,
+// the query re-encoded pair by pair (parse_qsl, a second unquote, urlencode).
+std::string smart_urlquote(std::string_view url) {
+  constexpr std::string_view kDelims = "!$&'()*+,;=:/?#[]@~";
+  const auto requote = [&](std::string_view part) {
+    return quote(common::utf8_replace_invalid(common::percent_decode(part, false)), kDelims);
+  };
+  std::string_view fragment, query;
+  const std::size_t hash = url.find('#');
+  if (hash != std::string_view::npos) {
+    fragment = url.substr(hash + 1);
+    url = url.substr(0, hash);
+  }
+  const std::size_t question = url.find('?');
+  if (question != std::string_view::npos) {
+    query = url.substr(question + 1);
+    url = url.substr(0, question);
+  }
+  const std::size_t scheme = url.find("://");
+  const std::size_t path_at = scheme == std::string_view::npos ? 0 : url.find('/', scheme + 3);
+  std::string out(url.substr(0, path_at == std::string_view::npos ? url.size() : path_at));
+  if (path_at != std::string_view::npos) out += requote(url.substr(path_at));
+  if (!query.empty()) {
+    std::string encoded;
+    for (const auto& [key, value] : common::parse_query(query)) {
+      if (!encoded.empty()) encoded.push_back('&');
+      append_quote_plus(encoded, common::utf8_replace_invalid(common::percent_decode(key, false)));
+      encoded.push_back('=');
+      append_quote_plus(encoded, common::utf8_replace_invalid(common::percent_decode(value, false)));
+    }
+    if (!encoded.empty()) out += "?" + encoded;
+  }
+  if (!fragment.empty()) out += "#" + requote(fragment);
+  return out;
+}
+
 void append_word(std::string& out, std::string_view word) {
   if (word.find_first_of(".@:") == std::string_view::npos) return append_html_escaped(out, word);
   std::string_view lead, middle, trail;
@@ -99,9 +138,9 @@ void append_word(std::string& out, std::string_view word) {
   std::string url;
   bool nofollow = true;
   if (simple_url(middle)) {
-    url = std::string(middle);
+    url = smart_urlquote(middle);
   } else if (simple_url_2(middle)) {
-    url = "http://" + std::string(middle);
+    url = smart_urlquote("http://" + std::string(middle));
   } else if (middle.find(':') == std::string_view::npos && email_simple(middle)) {
     url = "mailto:" + std::string(middle);
     nofollow = false;

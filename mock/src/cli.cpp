@@ -40,7 +40,11 @@ Options:
   --threads N       worker threads; each open connection holds one (default 128)
   --user NAME:PASSWORD
                     a user HTTP Basic authenticates, as DRF's BasicAuthentication does: OPTIONS
-                    then lists POST's fields, PUT/PATCH/DELETE get 405, wrong credentials 403
+                    then lists POST's fields, PUT/PATCH/DELETE get 405, wrong credentials 403;
+                    the user's multipart POST (image, entity, order, key) creates a record (201)
+  --state DIR       keep uploaded records and files in DIR across restarts: each is on disk
+                    before its 201 (default: in memory, gone when the mock stops)
+  --max-body BYTES  answer a request body above this size 413, as nginx does (default 10485760)
 
 Latency and faults, for testing an app (seeded by --seed; X-Mock-* request headers ask for them
 one request at a time, see docs/mock.md):
@@ -67,8 +71,8 @@ namespace {
 
 constexpr std::string_view kFlagOptions[] = {"quiet", "log-json"};
 constexpr std::string_view kValuedOptions[] = {
-    "host",      "port",        "records",   "seed",      "dataset", "threads", "latency",
-    "fail-rate", "fail-status", "drop-rate", "slow-body", "cors",    "user"};
+    "host",        "port",      "records",   "seed", "dataset", "threads", "latency", "fail-rate",
+    "fail-status", "drop-rate", "slow-body", "cors", "user",    "state",   "max-body"};
 
 bool one_of(std::string_view name, const auto& list) {
   return std::find(std::begin(list), std::end(list), name) != std::end(list);
@@ -273,6 +277,15 @@ ParsedOptions parse_command_line(const std::vector<std::string_view>& command_li
         return parsed;
       }
       o.user = User{std::string(value.substr(0, colon)), std::string(value.substr(colon + 1))};
+    } else if (arg == "--state") {
+      if (value.empty()) {
+        parsed.error = "option --state needs a directory";
+        return parsed;
+      }
+      o.state = std::filesystem::path(value);
+    } else if (arg == "--max-body") {
+      if (!number(1, std::uint64_t{1} << 40, "a size in bytes from 1 to 1099511627776")) return parsed;
+      o.max_body = n;
     } else if (arg == "--dataset") {
       if (value.empty()) {
         parsed.error = "option --dataset needs a file or a snapshot directory";

@@ -9,6 +9,7 @@
 
 #include "entimg/common/snapshot.hpp"
 #include "entimg/mock/dataset.hpp"
+#include "record_json.hpp"
 
 namespace entimg::mock {
 namespace {
@@ -126,8 +127,11 @@ class FileDataset final : public Dataset {
       by_entity_[records_[i].entity].push_back(i);
       by_file_.emplace(records_[i].file, i);
       by_id_.emplace(records_[i].id, i);
+      max_id_ = std::max(max_id_, records_[i].id);
     }
   }
+
+  std::int64_t max_id() const override { return max_id_; }
 
   std::optional<Record> find_by_id(std::int64_t id) const override {
     const auto it = by_id_.find(id);
@@ -169,9 +173,54 @@ class FileDataset final : public Dataset {
   std::unordered_map<std::int64_t, std::vector<std::size_t>> by_entity_;
   std::unordered_map<std::string, std::size_t> by_file_;
   std::unordered_map<std::int64_t, std::size_t> by_id_;
+  std::int64_t max_id_ = 0;
 };
 
 }  // namespace
+
+namespace detail {
+
+std::string check_record_json(const nlohmann::json& obj) {
+  return check_record(obj);
+}
+
+Record record_from_json(const nlohmann::json& obj) {
+  return to_record(obj);
+}
+
+nlohmann::json record_to_json(const Record& r) {
+  nlohmann::json o;
+  o["id"] = r.id;
+  o["file"] = r.file;
+  o["original_filename"] = r.original_filename ? nlohmann::json(*r.original_filename) : nullptr;
+  o["file_size"] = r.file_size;
+  o["author"] = r.author;
+  o["name"] = r.name;
+  o["default_caption"] = r.default_caption;
+  o["alt"] = r.alt;
+  o["description"] = r.description;
+  o["subject_location"] = r.subject_location;
+  o["mime_type"] = r.mime_type;
+  o["order"] = r.order;
+  o["key"] = r.key ? nlohmann::json(*r.key) : nullptr;
+  o["entity"] = r.entity;
+  return o;
+}
+
+}  // namespace detail
+
+std::int64_t Dataset::max_id() const {
+  std::int64_t max = 0;
+  std::vector<Record> chunk;
+  const std::uint64_t total = count({});
+  for (std::uint64_t offset = 0; offset < total; offset += 4096) {
+    chunk.clear();
+    page({}, offset, 4096, chunk);
+    for (const Record& r : chunk)
+      max = std::max(max, r.id);
+  }
+  return max;
+}
 
 std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path)) {

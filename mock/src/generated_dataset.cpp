@@ -148,6 +148,8 @@ class GeneratedDataset final : public Dataset {
     return std::to_string(records_) + " generated records (seed " + std::to_string(seed_) + ")";
   }
 
+  std::int64_t max_id() const override { return records_ == 0 ? 0 : record_at(records_ - 1).id; }
+
   // Ids are 3 * position + 1 + (0, 1 or 2): the position is (id - 1) / 3, and the record there has the id
   // or none does.
   std::optional<Record> find_by_id(std::int64_t id) const override {

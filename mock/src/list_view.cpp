@@ -8,10 +8,14 @@
 #include "basic_auth.hpp"
 #include "browsable.hpp"
 
+#include <nlohmann/json.hpp>
+#include "entimg/mock/behaviour.hpp"
 #include "filer_names.hpp"
 #include "json_writer.hpp"
+#include "multipart.hpp"
 #include "negotiation.hpp"
 #include "pagination.hpp"
+#include "python_json.hpp"
 #include "python_number.hpp"
 
 namespace entimg::mock::detail {
@@ -50,8 +54,7 @@ HttpResponse detail_error(int status, std::string_view message, int indent = 0,
 }
 
 // A validation error: {"field": ["message"], ...} with status 400, fields in the order given.
-HttpResponse field_errors(std::initializer_list<std::pair<std::string_view, std::string_view>> errors,
-                          int indent) {
+HttpResponse field_errors(const std::vector<std::pair<std::string, std::string>>& errors, int indent) {
   std::string body;
   JsonWriter w(body, indent);
   w.begin_object();
@@ -325,7 +328,7 @@ std::vector<std::pair<std::string, std::string>> breadcrumbs(const ViewRequest& 
 // BrowsableAPIRenderer when negotiation chose it; the JSON answer as it is otherwise.
 HttpResponse finish(const Prelude& prelude, const ViewRequest& request, const common::QueryParams& params,
                     const ViewName& view, HttpResponse json, std::optional<PageControls> controls = {}) {
-  if (!prelude.html) return json;
+  if (!prelude.html || json.content_type != "application/json") return json;  // Django's own pages stay
   BrowsablePage page;
   page.name = view.name;
   page.method = request.method;
@@ -336,7 +339,10 @@ HttpResponse finish(const Prelude& prelude, const ViewRequest& request, const co
   page.api_format_url = rebuild_url(relative, {{"format", "api"}}, {});
   page.breadcrumbs = breadcrumbs(request, params, view);
   page.pagination = std::move(controls);
-  page.entity_filter = view.kind == ViewKind::List;
+  // get_filter_form: only over a page of results (a list answer with `results`), and, as DRF shows it, not
+  // on edw's nested route.
+  page.entity_filter = view.kind == ViewKind::List && !request.entity_pk && json.status == 200 &&
+                       (request.method == "GET" || request.method == "HEAD");
   page.upload_form = view.kind == ViewKind::List && prelude.authenticated && json.status != 403;
   page.form_action = request.full_path;
   return render_browsable(std::move(json), page);
@@ -368,9 +374,237 @@ Prelude begin_view(const ViewRequest& request, const common::QueryParams& params
 
 namespace {
 
-HttpResponse list_answer(const Dataset& dataset, const ViewRequest& request,
-                         const common::QueryParams& params, const Prelude& prelude,
-                         std::optional<PageControls>& controls) {
+// One value of request.data as a serializer field meets it: from a form (text or an uploaded file) or
+// from a JSON body (any JSON value).
+struct DataValue {
+  enum class Kind { Absent, Null, Text, File, Integer, Float, Bool, List, Dict } kind = Kind::Absent;
+  std::string text;                     ///< Text; Python's str() of a number or bool
+  const MultipartPart* file = nullptr;  ///< File
+  std::int64_t integer = 0;             ///< Integer (Float: truncated, as int() does)
+  bool from_form = false;               ///< an HTML form value: a blank one means "not given"
+};
+
+// request.data as DRF builds it: a QueryDict of form fields then files (a name's last value wins), or
+// the parsed JSON body.
+class RequestData {
+ public:
+  std::vector<std::pair<std::string, DataValue>> form;
+  std::optional<nlohmann::json> json;
+
+  DataValue get(std::string_view name) const {
+    DataValue found;
+    if (json) {
+      if (!json->is_object() || !json->contains(name)) return found;
+      return from_json((*json)[std::string(name)]);
+    }
+    for (const auto& [key, value] : form)
+      if (key == name) found = value;
+    return found;
+  }
+
+ private:
+  static DataValue from_json(const nlohmann::json& v) {
+    DataValue d;
+    using K = DataValue::Kind;
+    if (v.is_null()) {
+      d.kind = K::Null;
+    } else if (v.is_boolean()) {
+      d.kind = K::Bool;
+      d.text = v.get<bool>() ? "True" : "False";
+    } else if (v.is_number_integer()) {
+      const bool fits = !v.is_number_unsigned() || v.get<std::uint64_t>() <= INT64_MAX;
+      d.kind = fits ? K::Integer : K::Text;
+      d.text = v.dump();
+      if (fits) d.integer = v.get<std::int64_t>();
+    } else if (v.is_number_float()) {
+      const double x = v.get<double>();
+      d.kind = K::Float;
+      // Python's str(float) for the integral values an integer field can take ("2.0"); others never parse.
+      if (x == static_cast<double>(static_cast<std::int64_t>(x)) && x > -1e16 && x < 1e16) {
+        d.integer = static_cast<std::int64_t>(x);
+        d.text = std::to_string(d.integer) + ".0";
+      } else {
+        d.integer = static_cast<std::int64_t>(x);
+        d.text = v.dump();
+      }
+    } else if (v.is_string()) {
+      d.kind = K::Text;
+      d.text = v.get<std::string>();
+    } else {
+      d.kind = v.is_array() ? K::List : K::Dict;
+    }
+    return d;
+  }
+};
+
+// Django's 500 page: edw's FilerImageField reads `.name` of whatever `image` holds, and a value that is not
+// an upload raises AttributeError outside DRF's exception handling (reference §3.5).
+HttpResponse server_error() {
+  return failure_response(500);
+}
+
+// DRF's IntegerField.to_internal_value: int() of str(value) after dropping a ".0" tail. On SQLite, Django
+// puts no range on the model's integer columns; beyond 64 bits the database raises (a 500).
+struct IntegerOutcome {
+  std::optional<std::int64_t> value;
+  std::optional<std::string> error;
+  bool server_error = false;
+};
+
+IntegerOutcome integer_field(const DataValue& v) {
+  using K = DataValue::Kind;
+  if (v.kind == K::Integer) return {v.integer, {}, false};
+  if (v.kind == K::List || v.kind == K::Dict || v.kind == K::Bool)
+    return {{}, "A valid integer is required.", false};
+  std::string text = v.text;
+  if (text.size() > 1000) return {{}, "String value too large.", false};
+  if (const auto dot = text.rfind('.'); dot != std::string::npos) {  // re_decimal: \.0*\s*$
+    std::size_t k = dot + 1;
+    while (k < text.size() && text[k] == '0')
+      ++k;
+    if (text.find_first_not_of(" \t\n\r\f\v", k) == std::string::npos) text.erase(dot);
+  }
+  const auto parsed = parse_python_int(text);
+  if (!parsed) return {{}, "A valid integer is required.", false};
+  if (parsed->magnitude > BigUint(static_cast<std::uint64_t>(INT64_MAX))) return {{}, {}, true};
+  const auto m = static_cast<std::int64_t>(parsed->magnitude.saturated());
+  return {parsed->negative ? -m : m, {}, false};
+}
+
+// CreateModelMixin.create with edw's serializer (reference §3.6): fields validated in the serializer's
+// order (image, order, key, entity); a valid upload becomes a record with the next id and a fresh filer
+// path, answered 201 with no Location.
+HttpResponse create(LiveDataset& dataset, const ViewRequest& request, std::string_view media_type,
+                    int indent) {
+  using K = DataValue::Kind;
+  RequestData data;
+  MultipartResult multipart;
+  if (media_type == "multipart/form-data") {
+    multipart = parse_multipart(request.content_type.value_or(""), request.body);
+    if (!multipart.error.empty())
+      return detail_error(400, "Multipart form parse error - " + multipart.error, indent);
+    for (const MultipartPart& part : multipart.parts)
+      if (!part.filename) data.form.emplace_back(part.name, DataValue{K::Text, part.data, nullptr, 0, true});
+    for (const MultipartPart& part : multipart.parts)
+      if (part.filename) data.form.emplace_back(part.name, DataValue{K::File, {}, &part, 0, true});
+  } else if (media_type == "application/x-www-form-urlencoded") {
+    for (const auto& [key, value] : common::parse_query(request.body))
+      data.form.emplace_back(key, DataValue{K::Text, value, nullptr, 0, true});
+  } else {  // application/json
+    if (const auto error = python_json_error(request.body))
+      return detail_error(400, "JSON parse error - " + *error, indent);
+    data.json = nlohmann::json::parse(request.body, nullptr, false);
+    if (data.json->is_discarded()) return server_error();  // accepted by Python, not by nlohmann: not met
+  }
+
+  // edw's create() on the nested route: request.data['entity'] = entity_pk when data.get('entity') is
+  // None. A form body's QueryDict is immutable (500), a JSON list has no .get (500).
+  if (request.entity_pk) {
+    const DataValue given = data.get("entity");
+    if (given.kind == K::Absent || given.kind == K::Null) {
+      if (media_type == "application/x-www-form-urlencoded") return server_error();
+      if (data.json) {
+        if (!data.json->is_object()) return server_error();
+        (*data.json)["entity"] = *request.entity_pk;
+      } else {
+        std::erase_if(data.form, [](const auto& entry) { return entry.first == "entity"; });
+        data.form.emplace_back("entity", DataValue{K::Text, *request.entity_pk, nullptr, 0, true});
+      }
+    }
+  }
+  if (data.json && !data.json->is_object()) {
+    std::string type = data.json->is_array()          ? "list"
+                       : data.json->is_string()       ? "str"
+                       : data.json->is_boolean()      ? "bool"
+                       : data.json->is_number_float() ? "float"
+                       : data.json->is_null()         ? "NoneType"
+                                                      : "int";
+    return field_errors({{"non_field_errors", "Invalid data. Expected a dictionary, but got " + type + "."}},
+                        indent);
+  }
+
+  std::vector<std::pair<std::string, std::string>> errors;
+  const DataValue image = data.get("image");
+  if (image.kind == K::Absent)
+    errors.emplace_back("image", "No file was submitted.");
+  else if (image.kind == K::Null)
+    errors.emplace_back("image", "This field may not be null.");
+  else if (image.kind != K::File)
+    return server_error();
+
+  const auto optional_integer = [&](std::string_view name, bool nullable, std::optional<std::int64_t>& out) {
+    const DataValue v = data.get(name);
+    if (v.kind == K::Absent || (v.from_form && v.text.empty())) return true;  // the default (or None)
+    if (v.kind == K::Null) {
+      if (!nullable) errors.emplace_back(std::string(name), "This field may not be null.");
+      return true;
+    }
+    const IntegerOutcome outcome = integer_field(v);
+    if (outcome.server_error) return false;
+    if (outcome.error) errors.emplace_back(std::string(name), *outcome.error);
+    out = outcome.value;
+    return true;
+  };
+  std::optional<std::int64_t> order, key;
+  if (!optional_integer("order", false, order) || !optional_integer("key", true, key)) return server_error();
+
+  // PrimaryKeyRelatedField(queryset=Entity.objects.all()): '' is None; bools and containers are the wrong
+  // type; otherwise Python's int() of the value must name an entity that exists.
+  std::int64_t entity = 0;
+  const DataValue e = data.get("entity");
+  if (e.kind == K::Absent) {
+    errors.emplace_back("entity", "This field is required.");
+  } else if (e.kind == K::Null || (e.kind == K::Text && e.text.empty())) {
+    errors.emplace_back("entity", "This field may not be null.");
+  } else if (e.kind == K::Bool || e.kind == K::List || e.kind == K::Dict) {
+    errors.emplace_back("entity", std::string("Incorrect type. Expected pk value, received ") +
+                                      (e.kind == K::Bool   ? "bool"
+                                       : e.kind == K::List ? "list"
+                                                           : "dict") +
+                                      ".");
+  } else {
+    std::optional<std::int64_t> pk;
+    bool wrong_type = false;
+    if (e.kind == K::Integer || e.kind == K::Float) {
+      pk = e.integer;
+    } else if (const auto parsed = parse_python_int(e.text); !parsed) {
+      wrong_type = true;
+    } else if (parsed->magnitude <= BigUint(static_cast<std::uint64_t>(INT64_MAX))) {
+      const auto m = static_cast<std::int64_t>(parsed->magnitude.saturated());
+      pk = parsed->negative ? -m : m;
+    }
+    if (wrong_type)
+      errors.emplace_back("entity", "Incorrect type. Expected pk value, received str.");
+    else if (!pk || !dataset.has_entity(*pk))
+      errors.emplace_back("entity", "Invalid pk \"" + e.text + "\" - object does not exist.");
+    else
+      entity = *pk;
+  }
+  if (!errors.empty()) return field_errors(errors, indent);
+
+  NewUpload upload;
+  upload.original_filename = *image.file->filename;
+  upload.stored_name = filer_stored_name(*image.file->filename);
+  upload.mime_type = guess_mime_type(upload.stored_name);
+  upload.order = order.value_or(0);
+  upload.key = key;
+  upload.entity = entity;
+  upload.bytes = image.file->data;
+  Record record;
+  try {
+    record = dataset.add(std::move(upload));
+  } catch (const StateError& error) {
+    return detail_error(500, std::string("entities-images-mock could not store the upload: ") + error.what(),
+                        indent);
+  }
+  std::string body, scratch;
+  JsonWriter w(body, indent);
+  write_record(w, record, request.origin + "/media/", scratch);
+  return view_response(201, std::move(body));
+}
+
+HttpResponse list_answer(LiveDataset& dataset, const ViewRequest& request, const common::QueryParams& params,
+                         const Prelude& prelude, std::optional<PageControls>& controls) {
   // IsAuthenticatedOrReadOnly before the method is looked at (anonymous writes are 403), then the
   // handler: the list route has get, post, head and options only (others 405).
   if (request.method == "GET" || request.method == "HEAD")
@@ -391,8 +625,7 @@ HttpResponse list_answer(const Dataset& dataset, const ViewRequest& request,
   if (trimmed != "application/json" && trimmed != "application/x-www-form-urlencoded" &&
       trimmed != "multipart/form-data")
     return detail_error(415, "Unsupported media type \"" + sent + "\" in request.", prelude.indent);
-  return detail_error(501, "entities-images-mock does not create records yet (uploads are planned).",
-                      prelude.indent);
+  return create(dataset, request, trimmed, prelude.indent);
 }
 
 HttpResponse root_answer(const ViewRequest& request, const Prelude& prelude) {
@@ -440,8 +673,12 @@ HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request, s
 
 }  // namespace
 
-HttpResponse list_view(const Dataset& dataset, const ViewRequest& request) {
-  const common::QueryParams params = without_blank_params(request.params);
+HttpResponse list_view(LiveDataset& dataset, const ViewRequest& request) {
+  common::QueryParams params = without_blank_params(request.params);
+  // edw's list() on the nested route: request.GET.setdefault('entity', entity_pk), after the blank ones
+  // went; the links keep the query string as it came.
+  if (request.entity_pk && !common::last_value(params, "entity"))
+    params.emplace_back("entity", *request.entity_pk);
   Prelude prelude = begin_view(request, params, kListName);
   if (prelude.answer) return std::move(*prelude.answer);
   std::optional<PageControls> controls;

@@ -6,6 +6,7 @@
 
 #include "entimg/common/url.hpp"
 #include "entimg/mock/dataset.hpp"
+#include "entimg/mock/live_dataset.hpp"
 #include "entimg/mock/service.hpp"
 #include "pagination.hpp"
 
@@ -16,17 +17,20 @@ struct ViewRequest {
   std::optional<std::string> accept;
   std::optional<std::string> authorization;
   std::optional<std::string> content_type;
-  bool has_body = false;       ///< Content-Length above 0, or a chunked body
-  const User* user = nullptr;  ///< --user, when given
-  std::string format_suffix;   ///< from /entities-images.<format>, else empty
-  common::QueryParams params;  ///< the request's parameters, decoded, blank ones included
-  std::string origin;          ///< "scheme://host" of the request
-  RequestUrl url;              ///< what build_absolute_uri() gives, for the links
-  std::string path;            ///< the path as Django's escape_uri_path gives it
-  std::string full_path;       ///< request.get_full_path(): the path and, when not empty, "?" and the query
+  bool has_body = false;                 ///< Content-Length above 0, or a chunked body
+  std::string_view body;                 ///< its bytes
+  const User* user = nullptr;            ///< --user, when given
+  std::string format_suffix;             ///< from /entities-images.<format>, else empty
+  std::optional<std::string> entity_pk;  ///< the nested route /edw/api/entities/<entity_pk>/images/
+  common::QueryParams params;            ///< the request's parameters, decoded, blank ones included
+  std::string origin;                    ///< "scheme://host" of the request
+  RequestUrl url;                        ///< what build_absolute_uri() gives, for the links
+  std::string path;                      ///< the path as Django's escape_uri_path gives it
+  std::string full_path;  ///< request.get_full_path(): the path and, when not empty, "?" and the query
 };
 
-HttpResponse list_view(const Dataset& dataset, const ViewRequest& request);
+/// The list route; a user's POST adds a record to `dataset`.
+HttpResponse list_view(LiveDataset& dataset, const ViewRequest& request);
 /// /edw/api/entities-images/<pk>/: one record (reads only; writes are answered 501 for now).
 HttpResponse detail_view(const Dataset& dataset, const ViewRequest& request, std::string_view pk);
 /// /edw/api/: DefaultRouter's API root, listing the one route the mock serves.

@@ -31,6 +31,24 @@ std::string rebuild_url(const RequestUrl& url,
   return out;
 }
 
+std::string quote(std::string_view utf8, std::string_view safe) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(utf8.size());
+  for (const char ch : utf8) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+        c == '-' || c == '~' || safe.find(ch) != std::string_view::npos) {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
 void append_quote_plus(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   for (const char ch : s) {

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -48,6 +49,12 @@ struct Current {
   bool dropped = false;
 };
 thread_local Current current;
+
+// cpp-httplib parses a multipart/form-data body itself while a handler reads it, and 0.11 fails (with
+// std::bad_function_call) when the handler asks for the raw bytes. The mock reads multipart bodies as
+// Django does, so the pre-routing handler swaps the type for a neutral one and keeps the real value here,
+// on the worker thread that goes on to read the body and answer.
+thread_local std::optional<std::string> hidden_content_type;
 
 std::string address_text(const sockaddr_storage& a, int& port) {
   char text[INET6_ADDRSTRLEN] = {};
@@ -88,69 +95,134 @@ void drop_connection(const httplib::Request& req) {
   closedir(fds);
 }
 
+// Answers one request (its body already read, when it has one) through faults, CORS and the handler.
+void answer(MockServer::Impl& impl, const httplib::Request& req, httplib::Response& res, std::string body) {
+  // Django ignores Range, but cpp-httplib would cut our JSON to the requested bytes (answering
+  // 200 with a fragment). The request is cpp-httplib's own non-const object, handed to handlers
+  // as const; dropping the ranges it parsed is the one way to keep it from doing so.
+  const_cast<httplib::Request&>(req).ranges.clear();
+  HttpRequest request;
+  request.method = req.method;
+  request.target = req.target;
+  request.headers.reserve(req.headers.size());
+  for (const auto& [name, value] : req.headers)
+    request.headers.emplace_back(
+        name, hidden_content_type && name == "Content-Type" ? *hidden_content_type : value);
+  hidden_content_type.reset();
+  request.server_authority = impl.options.host + ":" + std::to_string(req.local_port);
+  request.body = std::move(body);
+
+  HttpResponse response;
+  Plan plan;
+  if (auto preflight = cors_preflight(impl.options.cors, request)) {
+    response = std::move(*preflight);
+  } else {
+    plan = impl.planner->plan(request);
+    if (plan.refusal) {
+      response = std::move(*plan.refusal);
+    } else {
+      if (plan.delay.count() > 0 && !impl.pause(plan.delay)) plan.drop = true;  // stopping
+      if (plan.drop) {
+        drop_connection(req);
+        current.dropped = true;
+        res.status = 500;  // never sent: the connection is gone
+        return;
+      }
+      response = plan.fail_status ? failure_response(*plan.fail_status) : impl.handler(request);
+    }
+    add_cors_headers(impl.options.cors, request, response);
+  }
+
+  res.status = response.status;
+  for (auto& [name, value] : response.headers)
+    res.set_header(name.c_str(), value);
+  // Without it cpp-httplib adds "Accept-Ranges: bytes" to HEAD answers only, so HEAD's headers
+  // would differ from GET's; "none" is also the truth: no ranges are served.
+  res.set_header("Accept-Ranges", "none");
+  if (plan.slow_body_bps > 0 && !response.body.empty() && req.method != "HEAD") {
+    // A body that trickles: a tenth of the rate every 100 ms, until it is all sent or the server stops.
+    auto sent = std::make_shared<std::string>(std::move(response.body));
+    const std::size_t chunk = std::max<std::uint64_t>(1, plan.slow_body_bps / 10);
+    res.set_content_provider(
+        sent->size(), response.content_type,
+        [&impl, sent, chunk](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+          if (!impl.pause(std::chrono::milliseconds(100))) return false;
+          return sink.write(sent->data() + offset, std::min(chunk, length));
+        });
+    return;
+  }
+  // cpp-httplib writes Content-Length for a non-empty body (HEAD included); Django sends
+  // "Content-Length: 0" for an empty one, which cpp-httplib would leave out.
+  if (response.body.empty()) res.set_header("Content-Length", "0");
+  if (!response.content_type.empty()) res.set_header("Content-Type", response.content_type);
+  res.body = std::move(response.body);
+  return;
+}
+
+bool has_body(const httplib::Request& req) {
+  const std::string length = req.get_header_value("Content-Length");
+  return req.has_header("Transfer-Encoding") ||
+         (!length.empty() && length.find_first_not_of('0') != std::string::npos);
+}
+
 void install_handler(httplib::Server& server, MockServer::Impl& impl) {
   // One pre-routing handler answers every method and path, so that routing, 404s and 301s follow
-  // Django rather than cpp-httplib's own router.
+  // Django rather than cpp-httplib's own router. Requests that carry a body to a method that may
+  // have one go on to the content-reader handlers below, which read it (up to --max-body) first.
   server.set_pre_routing_handler([&impl](const httplib::Request& req, httplib::Response& res) {
     current = Current{std::chrono::steady_clock::now(), false};
-    // Django ignores Range, but cpp-httplib would cut our JSON to the requested bytes (answering
-    // 200 with a fragment). The request is cpp-httplib's own non-const object, handed to handlers
-    // as const; dropping the ranges it parsed is the one way to keep it from doing so.
-    const_cast<httplib::Request&>(req).ranges.clear();
-    HttpRequest request;
-    request.method = req.method;
-    request.target = req.target;
-    request.headers.reserve(req.headers.size());
-    for (const auto& [name, value] : req.headers)
-      request.headers.emplace_back(name, value);
-    request.server_authority = impl.options.host + ":" + std::to_string(req.local_port);
-
-    HttpResponse response;
-    Plan plan;
-    if (auto preflight = cors_preflight(impl.options.cors, request)) {
-      response = std::move(*preflight);
-    } else {
-      plan = impl.planner->plan(request);
-      if (plan.refusal) {
-        response = std::move(*plan.refusal);
-      } else {
-        if (plan.delay.count() > 0 && !impl.pause(plan.delay)) plan.drop = true;  // stopping
-        if (plan.drop) {
-          drop_connection(req);
-          current.dropped = true;
-          res.status = 500;  // never sent: the connection is gone
-          return httplib::Server::HandlerResponse::Handled;
-        }
-        response = plan.fail_status ? failure_response(*plan.fail_status) : impl.handler(request);
+    const bool with_body =
+        req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
+    hidden_content_type.reset();
+    if (with_body && has_body(req)) {
+      if (req.is_multipart_form_data()) {
+        auto& headers = const_cast<httplib::Request&>(req).headers;  // cpp-httplib's own object, as above
+        const auto it = headers.find("Content-Type");
+        hidden_content_type = it->second;
+        it->second = "application/octet-stream";
       }
-      add_cors_headers(impl.options.cors, request, response);
+      return httplib::Server::HandlerResponse::Unhandled;
     }
-
-    res.status = response.status;
-    for (auto& [name, value] : response.headers)
-      res.set_header(name.c_str(), value);
-    // Without it cpp-httplib adds "Accept-Ranges: bytes" to HEAD answers only, so HEAD's headers
-    // would differ from GET's; "none" is also the truth: no ranges are served.
-    res.set_header("Accept-Ranges", "none");
-    if (plan.slow_body_bps > 0 && !response.body.empty() && req.method != "HEAD") {
-      // A body that trickles: a tenth of the rate every 100 ms, until it is all sent or the server stops.
-      auto body = std::make_shared<std::string>(std::move(response.body));
-      const std::size_t chunk = std::max<std::uint64_t>(1, plan.slow_body_bps / 10);
-      res.set_content_provider(
-          body->size(), response.content_type,
-          [&impl, body, chunk](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-            if (!impl.pause(std::chrono::milliseconds(100))) return false;
-            return sink.write(body->data() + offset, std::min(chunk, length));
-          });
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    // cpp-httplib writes Content-Length for a non-empty body (HEAD included); Django sends
-    // "Content-Length: 0" for an empty one, which cpp-httplib would leave out.
-    if (response.body.empty()) res.set_header("Content-Length", "0");
-    if (!response.content_type.empty()) res.set_header("Content-Type", response.content_type);
-    res.body = std::move(response.body);
+    answer(impl, req, res, {});
     return httplib::Server::HandlerResponse::Handled;
   });
+  const auto read_then_answer = [&impl](const httplib::Request& req, httplib::Response& res,
+                                        const httplib::ContentReader& content_reader) {
+    const std::uint64_t limit = impl.options.max_body;
+    const std::string length = req.get_header_value("Content-Length");
+    const bool digits = !length.empty() && length.find_first_not_of("0123456789") == std::string::npos;
+    bool too_large = digits && (length.size() > 19 || std::stoull(length) > limit);
+    std::string body;
+    if (!too_large) {
+      const bool read = content_reader([&](const char* data, std::size_t size) {
+        if (body.size() + size > limit) {
+          too_large = true;
+          return false;
+        }
+        body.append(data, size);
+        return true;
+      });
+      if (!read && !too_large) {  // the client went away or sent a broken chunked body
+        res.status = 400;
+        res.set_header("Connection", "close");
+        return;
+      }
+    }
+    if (too_large) {
+      // nginx refuses without reading further, and closes the connection.
+      HttpResponse refusal = failure_response(413);
+      res.status = refusal.status;
+      for (auto& [name, value] : refusal.headers)
+        res.set_header(name.c_str(), value);
+      res.set_content(refusal.body, refusal.content_type.c_str());
+      return;
+    }
+    answer(impl, req, res, std::move(body));
+  };
+  server.Post(".*", read_then_answer);
+  server.Put(".*", read_then_answer);
+  server.Patch(".*", read_then_answer);
+  server.Delete(".*", read_then_answer);
   if (impl.options.log != LogFormat::none) {
     server.set_logger([&impl](const httplib::Request& req, const httplib::Response& res) {
       const double ms =

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "entimg/common/url.hpp"
 #include "list_view.hpp"
+#include "pagination.hpp"
 
 namespace entimg::mock {
 namespace {
@@ -80,21 +82,7 @@ std::optional<std::string> request_host(const HttpRequest& request) {
 
 // Django's escape_uri_path: quote(path, safe="/:@&+$,-_.!~*'()").
 std::string escape_uri_path(std::string_view path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  static constexpr std::string_view kSafe = "/:@&+$,-_.!~*'()";
-  std::string out;
-  for (const char ch : path) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-        kSafe.find(ch) != kSafe.npos) {
-      out.push_back(ch);
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
+  return detail::quote(path, "/:@&+$,-_.!~*'()");
 }
 
 // WSGI servers hand Django the query string as latin-1 text; a raw byte >= 0x80 therefore reaches
@@ -116,12 +104,13 @@ std::string wsgi_query_as_uri(std::string_view raw) {
   return out;
 }
 
-enum class Route { List, ListWithSuffix, Detail, Root, None };
+enum class Route { List, ListWithSuffix, Detail, Root, NestedList, NestedDetail, None };
 
 struct Resolved {
   Route route = Route::None;
   std::string format_suffix;
-  std::string pk;  ///< Detail: the lookup value as matched
+  std::string pk;         ///< Detail: the lookup value as matched
+  std::string entity_pk;  ///< Nested routes: the entity segment as matched
 };
 
 constexpr std::string_view kApiPath = "/edw/api/";
@@ -141,26 +130,47 @@ std::optional<std::string> format_suffix(std::string_view rest) {
 // DefaultRouter's routes under /edw/api/ (reference §1.1): the root (^$), the list
 // (^entities-images/$) and the detail (^entities-images/(?P<pk>[^/.]+)/$), each with its suffix twin.
 Resolved resolve(std::string_view path) {
-  if (path == kApiPath) return {Route::Root, {}, {}};
-  if (path == kListPath) return {Route::List, {}, {}};
+  if (path == kApiPath) return {Route::Root, {}, {}, {}};
+  if (path == kListPath) return {Route::List, {}, {}, {}};
   if (!path.starts_with(kApiPath)) return {};
   const std::string_view rest = path.substr(kApiPath.size());
-  if (auto f = format_suffix(rest)) return {Route::Root, *f, {}};
+  if (auto f = format_suffix(rest)) return {Route::Root, *f, {}, {}};
+  // drf-nested-routers under edw's NestedSimpleBulkRouter (reference §1.1, §5.5):
+  // ^entities/(?P<entity_pk>[^/.]+)/images/$ and .../images/(?P<pk>[^/.]+)/$, each with its suffix twin.
+  if (rest.starts_with("entities/")) {
+    const std::string_view nested = rest.substr(9);
+    const std::size_t end = nested.find_first_of("/.");
+    if (end == 0 || end == std::string_view::npos || nested[end] != '/') return {};
+    const std::string entity(nested.substr(0, end));
+    const std::string_view after = nested.substr(end + 1);
+    if (!after.starts_with("images")) return {};
+    const std::string_view tail = after.substr(6);
+    if (tail == "/") return {Route::NestedList, {}, {}, entity};
+    if (auto f = format_suffix(tail)) return {Route::NestedList, *f, {}, entity};
+    if (!tail.starts_with('/')) return {};
+    const std::string_view item = tail.substr(1);
+    const std::size_t stop = item.find_first_of("/.");
+    if (stop == 0 || stop == std::string_view::npos) return {};
+    const std::string pk(item.substr(0, stop));
+    if (item.substr(stop) == "/") return {Route::NestedDetail, {}, pk, entity};
+    if (auto f = format_suffix(item.substr(stop))) return {Route::NestedDetail, *f, pk, entity};
+    return {};
+  }
   constexpr std::string_view kCollection = "entities-images";
   if (!rest.starts_with(kCollection)) return {};
   const std::string_view after = rest.substr(kCollection.size());
-  if (auto f = format_suffix(after)) return {Route::ListWithSuffix, *f, {}};
+  if (auto f = format_suffix(after)) return {Route::ListWithSuffix, *f, {}, {}};
   if (!after.starts_with('/')) return {};
   const std::string_view tail = after.substr(1);
   const std::size_t end = tail.find_first_of("/.");
   if (end == 0 || end == std::string_view::npos) return {};
   const std::string pk(tail.substr(0, end));
-  if (tail.substr(end) == "/") return {Route::Detail, {}, pk};
-  if (auto f = format_suffix(tail.substr(end))) return {Route::Detail, *f, pk};
+  if (tail.substr(end) == "/") return {Route::Detail, {}, pk, {}};
+  if (auto f = format_suffix(tail.substr(end))) return {Route::Detail, *f, pk, {}};
   return {};
 }
 
-HttpResponse media(const Dataset& dataset, const HttpRequest& request, std::string_view file) {
+HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::string_view file) {
   if (request.method != "GET" && request.method != "HEAD") {
     HttpResponse refused{405, "text/plain; charset=utf-8", {{"Allow", "GET, HEAD"}}, "Method Not Allowed\n"};
     return refused;
@@ -169,6 +179,11 @@ HttpResponse media(const Dataset& dataset, const HttpRequest& request, std::stri
   if (!record)
     return html_page(404,
                      django_error_page("Not Found", "The requested resource was not found on this server."));
+  if (auto uploaded = dataset.uploaded_bytes(file))  // an upload's own bytes, typed as its extension says
+    return {200,
+            record->mime_type.empty() ? "application/octet-stream" : record->mime_type,
+            {},
+            std::move(*uploaded)};
   const auto key = static_cast<std::uint64_t>(record->id);
   if (record->mime_type == "image/jpeg")
     return {200, "image/jpeg", {}, detail::placeholder_jpeg(key, record->id)};
@@ -190,6 +205,9 @@ std::optional<std::string> HttpRequest::header(std::string_view name) const {
 }
 
 Service::Service(std::shared_ptr<const Dataset> dataset, std::optional<User> user)
+    : dataset_(std::make_shared<LiveDataset>(std::move(dataset), std::nullopt)), user_(std::move(user)) {}
+
+Service::Service(std::shared_ptr<LiveDataset> dataset, std::optional<User> user)
     : dataset_(std::move(dataset)), user_(std::move(user)) {}
 
 HttpResponse Service::handle(const HttpRequest& request) const {
@@ -225,6 +243,7 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   view.accept = request.header("Accept");
   view.authorization = request.header("Authorization");
   view.content_type = request.header("Content-Type");
+  view.body = request.body;
   const auto length = request.header("Content-Length");
   view.has_body = request.header("Transfer-Encoding").has_value() ||
                   (length && !length->empty() && length->find_first_not_of('0') != std::string::npos);
@@ -235,11 +254,14 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
   view.origin = scheme + "://" + *host;
   view.path = escape_uri_path(path);
-  view.full_path = query.empty() ? view.path : view.path + "?" + query;
+  // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
+  view.full_path = query.empty() ? view.path : view.path + "?" + detail::quote(query, "/#%[]=:;$&()+,!?*@'~");
   view.url.origin_and_path = view.origin + view.path;
   view.url.params = view.params;
   if (resolved.route == Route::Root) return detail::root_view(view);
-  if (resolved.route == Route::Detail) return detail::detail_view(*dataset_, view, resolved.pk);
+  if (resolved.route == Route::Detail || resolved.route == Route::NestedDetail)
+    return detail::detail_view(*dataset_, view, resolved.pk);  // edw's retrieve ignores the entity
+  if (resolved.route == Route::NestedList) view.entity_pk = resolved.entity_pk;
   return detail::list_view(*dataset_, view);
 }
 

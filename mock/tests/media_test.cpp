@@ -20,7 +20,7 @@ using nlohmann::json;
 namespace {
 
 HttpResponse request(const Service& service, const std::string& target, const std::string& method = "GET") {
-  return service.handle(HttpRequest{method, target, {{"Host", "testserver"}}, "127.0.0.1:8000"});
+  return service.handle(HttpRequest{method, target, {{"Host", "testserver"}}, "127.0.0.1:8000", {}});
 }
 
 std::uint32_t be32(const std::string& s, std::size_t at) {

@@ -18,7 +18,7 @@ HttpResponse get(std::string target,
                  std::vector<std::pair<std::string, std::string>> headers = {{"Host", "testserver"}},
                  std::string method = "GET") {
   return service().handle(
-      HttpRequest{std::move(method), std::move(target), std::move(headers), "127.0.0.1:8000"});
+      HttpRequest{std::move(method), std::move(target), std::move(headers), "127.0.0.1:8000", {}});
 }
 
 std::string header(const HttpResponse& r, std::string_view name) {

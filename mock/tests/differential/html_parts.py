@@ -54,7 +54,14 @@ def parts(page):
     return out
 
 
+def _around_first_difference(a, b, context=80):
+    a, b = repr(a), repr(b)
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, at - context)
+    return f"DRF …{a[start:at + context]}… vs mock …{b[start:at + context]}… (first difference at {at})"
+
+
 def differences(drf_page, mock_page):
     drf_parts, mock_parts = parts(drf_page), parts(mock_page)
-    return [f"browsable page, {name}: DRF {drf_parts[name]!r} vs mock {mock_parts[name]!r}"
+    return [f"browsable page, {name}: " + _around_first_difference(drf_parts[name], mock_parts[name])
             for name in drf_parts if drf_parts[name] != mock_parts[name]]

@@ -26,14 +26,44 @@ class RawResponse:
         return [value for key, value in self.headers if key.lower() == name.lower()]
 
 
-def build_request(method, target, host, headers):
-    """`headers` are "Name: value" lines; one starting with "Host:" replaces the default Host line."""
+def build_request(method, target, host, headers, body=b""):
+    """`headers` are "Name: value" lines; one starting with "Host:" replaces the default Host line.
+
+    `body` (bytes) follows the header block as it is. Unless a "Content-Length:" line is among `headers` (to send
+    a wrong one on purpose), a non-empty body gets a Content-Length line of its true length.
+    """
     lines = [f"{method} {target} HTTP/1.1"]
     if not any(line.lower().startswith("host:") for line in headers):
         lines.append(f"Host: {host}")
     lines.extend(headers)
+    if body and not any(line.lower().startswith("content-length:") for line in headers):
+        lines.append(f"Content-Length: {len(body)}")
     lines.append("Connection: close")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + body
+
+
+MULTIPART_BOUNDARY = "edwsimBoundary7MA4YWxkTrZu0gW"
+
+
+def multipart(parts, boundary=MULTIPART_BOUNDARY):
+    """A multipart/form-data body as browsers and curl write it; returns (Content-Type header line, body bytes).
+
+    Each part is (name, value) for a text field or (name, filename, content_type, data) for a file; names,
+    values and file names go out as UTF-8, unescaped (as browsers do), data (bytes) as it is.
+    """
+    body = b""
+    for part in parts:
+        if len(part) == 2:
+            name, value = part
+            head = f'Content-Disposition: form-data; name="{name}"'
+            data = value.encode("utf-8") if isinstance(value, str) else value
+        else:
+            name, filename, content_type, data = part
+            head = (f'Content-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                    f"Content-Type: {content_type}")
+        body += f"--{boundary}\r\n{head}\r\n\r\n".encode("utf-8") + data + b"\r\n"
+    body += f"--{boundary}--\r\n".encode("ascii")
+    return f"Content-Type: multipart/form-data; boundary={boundary}", body
 
 
 def _recv_until(sock, buffer, predicate, deadline):

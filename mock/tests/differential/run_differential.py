@@ -4,7 +4,8 @@
 Starts the DRF stand-in (serve_drf.py: Django 3.2 + DRF 3.14 + django-filter 23.1, Debian's, so run this with
 /usr/bin/python3) and the mock on the same dataset, sends both the same raw HTTP/1.1 requests and compares status,
 Content-Type, Allow, Vary, Location and the body bytes (each server's own 127.0.0.1:PORT replaced by {HOST}).
-HEAD answers are compared by headers, Content-Length included; the mock must send no body after HEAD.
+HEAD answers are compared by headers, Content-Length included; the mock must send no body after HEAD. In the
+`post` group the random uuid of an uploaded file is masked in `file` and `image` (compare.mask_upload_uuids).
 
 Usage: /usr/bin/python3 run_differential.py --mock BINARY --dataset FILE [--enable GROUP]... [--only GROUP]...
 See docs/differential-test.md.
@@ -12,7 +13,9 @@ See docs/differential-test.md.
 
 import argparse
 import base64
+import json
 import os
+import re
 import signal
 import sys
 import time
@@ -20,7 +23,7 @@ import time
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 
 from compare import compare, one_sided_headers  # noqa: E402
-from rawhttp import build_request, exchange  # noqa: E402
+from rawhttp import MULTIPART_BOUNDARY, build_request, exchange, multipart  # noqa: E402
 from servers import Server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,7 +42,7 @@ GROUPS = {
     "head":           (True, ""),
     "format":         (True, ""),
     "accept":         (True, ""),
-    "browsable-api":  (False, "HTML pages of the browsable API: the mock answers 406 for them"),
+    "browsable-api":  (True, ""),
     "trailing-slash": (True, ""),
     "format-suffix":  (True, ""),
     "options":        (True, ""),
@@ -50,18 +53,103 @@ GROUPS = {
     # Not a choice of the mock: Debian 12's cpp-httplib 0.11.4 drops a header line whose value is
     # empty while it parses the request, so "Accept:" reaches the mock as no Accept at all.
     "empty-header-values": (False, "cpp-httplib 0.11.4 drops empty header values before the mock sees them"),
+    "nested":         (True, ""),
+    # Uploads change the data: `post` runs after every other group (its rows come last in REQUESTS), so no
+    # other group's answers depend on whether it ran.
+    "post":           (True, ""),
 }
 
 # Left out on purpose: limit values above 2**63 (e.g. 99999999999999999999) make DRF on SQLite answer 500
 # (OverflowError while slicing); the real database's answer is unknown, so there is nothing faithful to compare.
 # So are paths starting with "//": Python's http.server collapses the slashes before Django sees them, which is
 # the front server's business, not DRF's.
-#
-#  group             name                           method     target (as sent on the wire)                 extra header lines
+
 # The user both servers are started with (--user), and its Basic credentials.
 USER = "alice:s3cret"
 USER_BASIC = base64.b64encode(USER.encode()).decode()
+AUTH = "Authorization: Basic " + USER_BASIC
 
+# The nested route edw registers (rest_api.py:42,69): the list of entity 7's images, and its parent prefix.
+E = "/edw/api/entities/"
+N = E + "7/images/"
+
+# Upload contents: a 1x1 PNG, and JPEG-like bytes with CR LF, NUL, 0xFF and the start of the boundary inside, so
+# that a parser which splits on less than the whole delimiter line cuts them short. Neither server decodes them.
+PNG_1X1 = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                        "1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")
+JPEG_BYTES = (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+              b"\r\n--" + MULTIPART_BOUNDARY[:14].encode() + b"\r\n\x00\xff\r\n\xff\xd9")
+
+
+def upload(*parts, auth=True, body_boundary=MULTIPART_BOUNDARY):
+    """(header lines, body) of a multipart POST; see rawhttp.multipart for the parts. The Content-Type line always
+    names MULTIPART_BOUNDARY; `body_boundary` is the one the body is written with."""
+    _, body = multipart(parts, body_boundary)
+    content_type, _ = multipart([], MULTIPART_BOUNDARY)
+    return ((AUTH,) if auth else ()) + (content_type,), body
+
+
+def raw_body(content_type, body, auth=True):
+    return ((AUTH,) if auth else ()) + ("Content-Type: " + content_type,), body
+
+
+# POST rows: (group, name, target, (header lines, body)). Expanded into REQUESTS rows at the end of the table.
+PHOTO = ("image", "photo.jpg", "image/jpeg", JPEG_BYTES)
+VALID_UPLOAD = upload(PHOTO, ("entity", "7"))
+TRUNCATED = upload(("entity", "7"), ("image", "cut.jpg", "image/jpeg", JPEG_BYTES))
+TRUNCATED = (TRUNCATED[0], TRUNCATED[1][:TRUNCATED[1].index(b"JFIF") + 4])  # ends inside the file's data
+WINDOWS_PATH = "C:\\Users\\ivan\\My Pictures\\Logo 2.PNG"  # old browsers send the whole path
+FORM = "application/x-www-form-urlencoded"
+POSTS = [
+    ("post", "anonymous",                        P, upload(PHOTO, ("entity", "7"), auth=False)),
+    ("post", "valid .jpg",                       P, VALID_UPLOAD),
+    ("post", "My Photo (1).JPEG, order, key",    P, upload(("image", "My Photo (1).JPEG", "image/jpeg", JPEG_BYTES),
+                                                           ("entity", "3"), ("order", "3"), ("key", "7"))),
+    ("post", "Cyrillic .png, order -2",          P, upload(("image", "Снимок экрана.png", "image/png", PNG_1X1),
+                                                           ("entity", "12"), ("order", "-2"))),
+    ("post", "Latin-1 name, key 0",              P, upload(("entity", "7"), ("key", "0"),
+                                                           ("image", "Crème brûlée.png", "image/png", PNG_1X1))),
+    ("post", "Windows path as file name",        P, upload(("image", WINDOWS_PATH, "image/png", PNG_1X1),
+                                                           ("entity", "5"))),
+    ("post", "empty file",                       P, upload(("image", "empty.jpg", "image/jpeg", b""), ("entity", "7"))),
+    ("post", "order 2.0 (int() after .0 cut)",   P, upload(("image", "two.png", "image/png", PNG_1X1),
+                                                           ("entity", "40"), ("order", "2.0"))),
+    ("post", "order 32768 (no range on SQLite)", P, upload(("image", "big.png", "image/png", PNG_1X1),
+                                                           ("entity", "40"), ("order", "32768"))),
+    ("post", "blank order and key",              P, upload(("image", "blank.png", "image/png", PNG_1X1),
+                                                           ("entity", "1"), ("order", ""), ("key", ""))),
+    ("post", "missing image",                    P, upload(("entity", "7"))),
+    ("post", "file part without file name",      P, upload(("image", "", "application/octet-stream", b""),
+                                                           ("entity", "7"))),
+    ("post", "missing entity",                   P, upload(PHOTO)),
+    ("post", "only order",                       P, upload(("order", "1"))),
+    ("post", "entity abc",                       P, upload(PHOTO, ("entity", "abc"))),
+    ("post", "entity 7.0",                       P, upload(PHOTO, ("entity", "7.0"))),
+    ("post", "unknown entity",                   P, upload(PHOTO, ("entity", "99999"))),
+    ("post", "blank entity",                     P, upload(PHOTO, ("entity", ""))),
+    ("post", "order abc",                        P, upload(PHOTO, ("entity", "7"), ("order", "abc"))),
+    ("post", "order, key and entity bad",        P, upload(PHOTO, ("entity", "99999"), ("order", "1.5"), ("key", "x"))),
+    ("post", "image as a text field",            P, upload(("image", "photo.jpg"), ("entity", "7"))),
+    ("post", "multipart without boundary",       P, raw_body("multipart/form-data", VALID_UPLOAD[1])),
+    ("post", "boundary not in the body",         P, upload(PHOTO, ("entity", "7"), body_boundary="otherBoundary42")),
+    ("post", "truncated multipart body",         P, TRUNCATED),
+    ("post", "JSON without image",               P, raw_body("application/json", b'{"entity":7,"order":1}')),
+    ("post", "JSON with image as a string",      P, raw_body("application/json", b'{"image":"photo.jpg","entity":7}')),
+    ("post", "malformed JSON",                   P, raw_body("application/json", b"{entity:7}")),
+    ("post", "text/plain body",                  P, raw_body("text/plain", b"hello")),
+    ("post", "form-urlencoded body",             P, raw_body(FORM, b"entity=7&order=1")),
+    ("post", "nested: entity from the URL",      N, upload(("image", "IMG_0042.JPEG", "image/jpeg", JPEG_BYTES))),
+    ("post", "nested: entity field wins",        N, upload(("image", "nested.png", "image/png", PNG_1X1),
+                                                           ("entity", "5"))),
+    ("post", "nested: blank entity field",       N, upload(PHOTO, ("entity", ""))),
+    ("post", "nested: pk abc",                   E + "abc/images/", upload(PHOTO)),
+    ("post", "nested: unknown pk",               E + "999/images/", upload(PHOTO)),
+    ("post", "nested: form-urlencoded, no entity", N, raw_body(FORM, b"order=1")),
+    ("post", "nested: JSON, no entity",          N, raw_body("application/json", b'{"order":1}')),
+    ("post", "nested: anonymous",                N, upload(PHOTO, auth=False)),
+]
+
+#  group             name                           method     target (as sent on the wire)                 extra header lines
 REQUESTS = [
     ("pages",          "first page",                  "GET",     P,                                          ()),
     ("pages",          "second page",                 "GET",     P + "?offset=12",                           ()),
@@ -199,6 +287,22 @@ REQUESTS = [
     ("browsable-api",  "Accept text/html",            "GET",     P,                                          ("Accept: text/html",)),
     ("browsable-api",  "Accept text/*",               "GET",     P,                                          ("Accept: text/*",)),
     ("browsable-api",  "Accept html;q=0.9, */*",      "GET",     P,                                          ("Accept: text/html;q=0.9, */*",)),
+    ("browsable-api",  ".api suffix",                 "GET",     NO_SLASH + ".api?limit=3&offset=3",          ()),
+    ("browsable-api",  ".api/ suffix",                "GET",     NO_SLASH + ".api/",                         ()),
+    ("browsable-api",  "page controls near the end",  "GET",     P + "?format=api&limit=5&offset=57",        ()),
+    ("browsable-api",  "page controls, unaligned",    "GET",     P + "?format=api&limit=4&offset=10",        ()),
+    ("browsable-api",  "page controls past the end",  "GET",     P + "?format=api&offset=100",               ()),
+    ("browsable-api",  "all on one page",             "GET",     P + "?format=api&limit=100",                ()),
+    ("browsable-api",  "query echoed escaped",        "GET",     P + "?format=api&q=%3Cb%3E&x=%22%27&y=a%26b", ()),
+    ("browsable-api",  "raw markup in the query",     "GET",     P + "?format=api&q=<i>\"x\"'",              ()),
+    ("browsable-api",  "400 as a page",               "GET",     P + "?format=api&entity=abc",               ()),
+    ("browsable-api",  "refused credentials",         "GET",     P + "?format=api",                          ("Authorization: Basic YTpi",)),
+    ("browsable-api",  "the user's page",             "GET",     P + "?format=api&limit=2",                  (AUTH,)),
+    ("browsable-api",  "detail",                      "GET",     P + "3/?format=api",                        ()),
+    ("browsable-api",  "detail 404",                  "GET",     P + "99999/?format=api",                    ()),
+    ("browsable-api",  "API root",                    "GET",     "/edw/api/?format=api",                     ()),
+    ("browsable-api",  "nested route",                "GET",     "/edw/api/entities/7/images/?format=api&limit=3", ()),
+    ("browsable-api",  "OPTIONS as a page",           "OPTIONS", P + "?format=api",                          ()),
     ("paths",          "unknown path",                "GET",     "/edw/api/nope/",                           ()),
     ("paths",          "root",                        "GET",     "/",                                        ()),
     ("paths",          "upper case",                  "GET",     "/EDW/api/entities-images/",                ()),
@@ -261,6 +365,66 @@ REQUESTS = [
     ("other-routes",   "API root OPTIONS",            "OPTIONS", "/edw/api/",                                ()),
     ("other-routes",   "API root POST",               "POST",    "/edw/api/",                                ("Content-Length: 0",)),
     ("other-routes",   "API root, Accept xml",        "GET",     "/edw/api/",                                ("Accept: application/xml",)),
+    ("nested",         "first page",                  "GET",     N,                                          ()),
+    ("nested",         "paged",                       "GET",     N + "?limit=2&offset=2",                    ()),
+    ("nested",         "last page",                   "GET",     N + "?offset=12",                           ()),
+    ("nested",         "other entity",                "GET",     E + "3/images/?limit=5",                    ()),
+    ("nested",         "odd params kept in links",    "GET",     N + "?zeta=1&limit=2&%D0%AF=%20x",           ()),
+    ("nested",         "query entity wins",           "GET",     N + "?entity=3&limit=2",                    ()),
+    ("nested",         "blank query entity",          "GET",     N + "?entity=&limit=2",                     ()),
+    ("nested",         "query entity abc",            "GET",     N + "?entity=abc",                          ()),
+    ("nested",         "unknown entity",              "GET",     E + "999/images/",                          ()),
+    ("nested",         "unknown entity, offset 24",   "GET",     E + "999/images/?offset=24",                ()),
+    ("nested",         "pk abc",                      "GET",     E + "abc/images/",                          ()),
+    ("nested",         "pk Cyrillic",                 "GET",     E + "%D0%AF/images/",                       ()),
+    ("nested",         "pk +7",                       "GET",     E + "+7/images/?limit=2",                   ()),
+    ("nested",         "pk 1e1",                      "GET",     E + "1e1/images/",                          ()),
+    ("nested",         "pk -1",                       "GET",     E + "-1/images/",                           ()),
+    ("nested",         "pk space",                    "GET",     E + "%20/images/?limit=2",                  ()),
+    ("nested",         "pk 7.5 (no route)",           "GET",     E + "7.5/images/",                          ()),
+    ("nested",         "X-Forwarded-Host",            "GET",     N + "?limit=2",                             ("X-Forwarded-Host: example.org", "X-Forwarded-Proto: https")),
+    ("nested",         "no slash",                    "GET",     E + "7/images",                             ()),
+    ("nested",         "no slash, query kept",        "GET",     E + "7/images?limit=2&x=%20y",              ()),
+    ("nested",         "no slash, pk 7.5",            "GET",     E + "7.5/images",                           ()),
+    ("nested",         "no slash, POST",              "POST",    E + "7/images",                             (AUTH, "Content-Length: 0")),
+    ("nested",         ".json",                       "GET",     E + "7/images.json",                        ()),
+    ("nested",         ".json paged",                 "GET",     E + "7/images.json?limit=2&offset=2",       ()),
+    ("nested",         ".json/",                      "GET",     E + "7/images.json/",                       ()),
+    ("nested",         ".xml",                        "GET",     E + "7/images.xml",                         ()),
+    ("nested",         "format=json",                 "GET",     N + "?format=json&limit=1",                 ()),
+    ("nested",         "format=xml",                  "GET",     N + "?format=xml",                          ()),
+    ("nested",         "Accept xml",                  "GET",     N,                                          ("Accept: application/xml",)),
+    ("nested",         "indent=2",                    "GET",     N + "?limit=1",                             ("Accept: application/json; indent=2",)),
+    ("nested",         "HEAD",                        "HEAD",    N,                                          ()),
+    ("nested",         "HEAD paged",                  "HEAD",    N + "?limit=2&offset=2",                    ()),
+    ("nested",         "OPTIONS",                     "OPTIONS", N,                                          ()),
+    ("nested",         "OPTIONS, the user",           "OPTIONS", N,                                          (AUTH,)),
+    ("nested",         "POST anonymous",              "POST",    N,                                          ("Content-Length: 0",)),
+    ("nested",         "PUT anonymous",               "PUT",     N,                                          ("Content-Length: 0",)),
+    ("nested",         "PUT, the user",               "PUT",     N,                                          (AUTH, "Content-Length: 0")),
+    ("nested",         "DELETE, the user",            "DELETE",  N,                                          (AUTH,)),
+    ("nested",         "wrong credentials",           "GET",     N,                                          ("Authorization: Basic YTpi",)),
+    ("nested",         "detail",                      "GET",     N + "3/",                                   ()),
+    ("nested",         "detail of entity 3's image",  "GET",     N + "4/",                                   ()),
+    ("nested",         "detail, no such id",          "GET",     N + "99999/",                               ()),
+    ("nested",         "detail, pk abc in parent",    "GET",     E + "abc/images/3/",                        ()),
+    ("nested",         "detail .json",                "GET",     N + "3.json",                               ()),
+    ("nested",         "detail, no slash",            "GET",     N + "3",                                    ()),
+    ("nested",         "detail OPTIONS",              "OPTIONS", N + "3/",                                   ()),
+    ("nested",         "detail POST, the user",       "POST",    N + "3/",                                   (AUTH, "Content-Length: 0")),
+]
+
+# The `post` group, last: each upload changes what later requests see, so its rows keep this order and run after
+# every other group. The new records get ids from 2147483648 up (SQLite's AUTOINCREMENT after the dataset's
+# largest id, 2**31-1), in the order of the 201 answers.
+REQUESTS += [(group, name, "POST", target, headers, body) for group, name, target, (headers, body) in POSTS]
+REQUESTS += [
+    ("post",           "after: page at offset 60",    "GET",     P + "?offset=60",                           ()),
+    ("post",           "after: last page",            "GET",     P + "?offset=72",                           ()),
+    ("post",           "after: first page",           "GET",     P + "?limit=3",                             ()),
+    ("post",           "after: entity 7",             "GET",     P + "?entity=7&offset=12",                  ()),
+    ("post",           "after: nested entity 40",     "GET",     E + "40/images/",                           ()),
+    ("post",           "after: detail of an upload",  "GET",     P + "2147483648/",                          ()),
 ]
 
 
@@ -289,32 +453,53 @@ def selected_groups(args):
     return {g for g, (on, _) in GROUPS.items() if (on or g in args.enable) and g not in args.disable}
 
 
-def describe(method, target, headers):
-    return f"{method} {target}" + (f"  [{'; '.join(headers)}]" if headers else "")
+# Groups whose bodies may hold records created by a POST: only there are upload uuids masked (compare.py).
+UPLOAD_GROUPS = {"post"}
+DATASET_UUID = re.compile(r"filer_public/[0-9a-f]{2}/[0-9a-f]{2}/([0-9a-f-]{36})/")
 
 
-def run_case(case, drf, mock, head_body_must_be_empty):
-    _, _, method, target, headers = case
+def dataset_uuids(path):
+    """The uuids in the dataset's `file` paths (as bytes): these are never masked."""
+    with open(path, encoding="utf-8") as lines:
+        files = [json.loads(line)["file"] for line in lines if line.strip()]
+    return frozenset(m.group(1).encode() for f in files for m in [DATASET_UUID.search(f)] if m)
+
+
+def unpack(case):
+    """A REQUESTS row as (group, name, method, target, headers, body); rows without a body have b""."""
+    group, name, method, target, headers, *rest = case
+    return group, name, method, target, headers, rest[0] if rest else b""
+
+
+def describe(method, target, headers, body=b""):
+    text = f"{method} {target}" + (f"  [{'; '.join(headers)}]" if headers else "")
+    return text + (f"  + {len(body)}-byte body" if body else "")
+
+
+def run_case(case, drf, mock, head_body_must_be_empty, known_uuids):
+    group, _, method, target, headers, body = unpack(case)
     drf_host, mock_host = f"127.0.0.1:{drf.port}", f"127.0.0.1:{mock.port}"
-    send = lambda server, host, verb: exchange(server.port, build_request(verb, target, host, list(headers)),
+    send = lambda server, host, verb: exchange(server.port, build_request(verb, target, host, list(headers), body),
                                                verb == "HEAD")
     drf_answer, mock_answer = send(drf, drf_host, method), send(mock, mock_host, method)
     head = None
     if method == "HEAD":
         head = (send(drf, drf_host, "GET"), send(mock, mock_host, "GET"), head_body_must_be_empty)
-    return compare(drf_answer, mock_answer, drf_host, mock_host, head), one_sided_headers(drf_answer, mock_answer)
+    masked = known_uuids if group in UPLOAD_GROUPS else None
+    return (compare(drf_answer, mock_answer, drf_host, mock_host, head, masked),
+            one_sided_headers(drf_answer, mock_answer))
 
 
-def run_all(cases, drf, mock, head_body_must_be_empty):
+def run_all(cases, drf, mock, head_body_must_be_empty, known_uuids):
     passed = failed = 0
     one_sided = {}  # (side, header) -> names of the requests where only that side sent it
     for case in cases:
-        group, name, method, target, headers = case
-        problems, (drf_only, mock_only) = run_case(case, drf, mock, head_body_must_be_empty)
+        group, name, method, target, headers, body = unpack(case)
+        problems, (drf_only, mock_only) = run_case(case, drf, mock, head_body_must_be_empty, known_uuids)
         for side, names in (("DRF", drf_only), (mock.label, mock_only)):
             for header in names:
                 one_sided.setdefault((side, header), []).append(f"{group}/{name}")
-        label = f"{group}/{name}: {describe(method, target, headers)}"
+        label = f"{group}/{name}: {describe(method, target, headers, body)}"
         if problems:
             failed += 1
             print(f"FAIL  {label}")
@@ -339,8 +524,9 @@ def print_skipped(groups):
 def main():
     args = parse_args()
     if args.list:
-        for group, name, method, target, headers in REQUESTS:
-            print(f"{group:15} {name:30} {describe(method, target, headers)}")
+        for case in REQUESTS:
+            group, name, method, target, headers, body = unpack(case)
+            print(f"{group:15} {name:30} {describe(method, target, headers, body)}")
         return 0
     groups = selected_groups(args)
     cases = [case for case in REQUESTS if case[0] in groups]
@@ -360,7 +546,8 @@ def main():
         print(f"DRF on 127.0.0.1:{drf.port}, {mock.label} on 127.0.0.1:{mock.port}, dataset {args.dataset}")
         print_skipped(groups)
         exchanges_started = time.monotonic()
-        passed, failed = run_all(cases, drf, mock, head_body_must_be_empty=not args.against_drf)
+        passed, failed = run_all(cases, drf, mock, head_body_must_be_empty=not args.against_drf,
+                                 known_uuids=dataset_uuids(args.dataset))
         exchanges_seconds = time.monotonic() - exchanges_started
         for server in (drf, mock):
             if not server.alive():

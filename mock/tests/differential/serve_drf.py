@@ -7,6 +7,8 @@ Prints `listening on http://HOST:PORT` once ready, like the mock does.
 
 import argparse
 import os
+import shutil
+import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -36,9 +38,23 @@ def main():
     args = parser.parse_args()
 
     import django
+    from django.conf import settings
+
+    # SIGTERM (how the differential runner stops this server) unwinds like Ctrl-C does, so the uploads
+    # directory (settings.MEDIA_ROOT, made when the settings load) is removed either way.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    django.setup()
+    try:
+        return serve(args)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        shutil.rmtree(settings.MEDIA_ROOT, ignore_errors=True)
+
+
+def serve(args):
     from django.core.management import call_command
 
-    django.setup()
     call_command("migrate", run_syncdb=True, verbosity=0)
     from edwsim import dataset
 
@@ -56,10 +72,7 @@ def main():
     server = make_server(args.host, args.port)
     host, port = server.server_address[:2]
     print(f"{count} records; listening on http://{host}:{port}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    server.serve_forever()
     return 0
 
 

@@ -50,7 +50,7 @@ class FaultPlanner {
 };
 
 /// The answer a failing deployment gives for `status` (Django's 500 page, a proxy's 502/503 page with
-/// Retry-After on 503, DRF's throttled 429 body with Retry-After).
+/// Retry-After on 503, DRF's throttled 429 body with Retry-After; nginx's 413 for a body over the limit).
 HttpResponse failure_response(int status);
 
 /// CORS as django-cors-headers answers it: a preflight (OPTIONS with Origin and

@@ -22,9 +22,11 @@ struct Options {
   FaultOptions
       faults;        ///< --latency, --fail-rate, --fail-status, --drop-rate, --slow-body (seeded by --seed)
   CorsOptions cors;  ///< --cors
-  std::optional<User> user;         ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
-  LogFormat log = LogFormat::text;  ///< --quiet: none, --log-json: json
-  std::optional<std::filesystem::path> config;  ///< --config FILE, read before the other flags
+  std::optional<User> user;  ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
+  std::optional<std::filesystem::path> state;        ///< --state DIR: uploads kept on disk
+  std::uint64_t max_body = std::uint64_t{10} << 20;  ///< --max-body BYTES: larger bodies get 413
+  LogFormat log = LogFormat::text;                   ///< --quiet: none, --log-json: json
+  std::optional<std::filesystem::path> config;       ///< --config FILE, read before the other flags
   bool help = false;
   bool version = false;
 };

@@ -32,6 +32,9 @@ class Dataset {
   virtual std::optional<Record> find_by_file(std::string_view file) const = 0;
   /// The record with this id (the detail route); nullopt if none.
   virtual std::optional<Record> find_by_id(std::int64_t id) const = 0;
+  /// The highest id of the collection (0 when empty): new records get ids after it, as a database
+  /// sequence gives them. The default walks the collection; datasets that know it say so at once.
+  virtual std::int64_t max_id() const;
 };
 
 /// A collection computed from (seed, position): constant memory for any size, any page in

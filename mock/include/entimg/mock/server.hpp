@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,6 +18,9 @@ struct ServerOptions {
   FaultOptions faults;        ///< latency and faults (X-Mock-* headers work whatever these are)
   CorsOptions cors;
   LogFormat log = LogFormat::none;  ///< the request log, on stderr
+  /// --max-body BYTES: a request body above it is answered 413 (as nginx's client_max_body_size) and
+  /// never buffered beyond it.
+  std::uint64_t max_body = std::uint64_t{10} << 20;
 };
 
 /// Options with an address and a worker count, the rest left as they are by default.

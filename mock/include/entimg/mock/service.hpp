@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "entimg/mock/dataset.hpp"
+#include "entimg/mock/live_dataset.hpp"
 
 namespace entimg::mock {
 
@@ -16,6 +17,7 @@ struct HttpRequest {
   std::string target;  ///< the raw request-target: path and query exactly as received
   std::vector<std::pair<std::string, std::string>> headers;
   std::string server_authority;  ///< "127.0.0.1:8000": Django's SERVER_NAME:PORT, used without a Host header
+  std::string body;              ///< the request body as received (the transport caps its size)
 
   /// The header's value; repeated headers joined with ',' as WSGI servers do. Case-insensitive.
   std::optional<std::string> header(std::string_view name) const;
@@ -33,14 +35,18 @@ struct User {
   std::string name, password;
 };
 
-/// The Entity Images Listing Service as django-edw on DRF answers it, over one dataset.
+/// The Entity Images Listing Service as django-edw on DRF answers it, over one dataset and the records
+/// its user uploads (kept in memory, or in a LiveDataset's state directory).
 class Service {
  public:
+  /// Over `dataset`, uploads kept in memory.
   explicit Service(std::shared_ptr<const Dataset> dataset, std::optional<User> user = std::nullopt);
+  explicit Service(std::shared_ptr<LiveDataset> dataset, std::optional<User> user = std::nullopt);
+  /// Thread-safe: requests may be handled concurrently (uploads are serialised by the dataset).
   HttpResponse handle(const HttpRequest& request) const;
 
  private:
-  std::shared_ptr<const Dataset> dataset_;
+  std::shared_ptr<LiveDataset> dataset_;
   std::optional<User> user_;
 };
 

@@ -3,7 +3,7 @@
 import json
 import random
 
-from .models import Entity, EntityImage
+from .models import Entity, EntityImage, FilerImage
 
 
 def read_records(path):
@@ -19,15 +19,12 @@ def read_records(path):
 
 
 def to_model(record):
+    """An unsaved EntityImage whose filer image is saved (each record gets its own FilerImage row)."""
     # `image` is ignored: the serializer rebuilds it from `file` like Django does.
-    return EntityImage(
-        id=record["id"],
-        image=record["file"],
-        entity_id=record["entity"],
-        order=record["order"],
-        key=record["key"],
+    image = FilerImage.objects.create(
+        file=record["file"],
         original_filename=record["original_filename"],
-        file_size=record["file_size"],
+        _file_size=record["file_size"],
         author=record["author"],
         name=record["name"],
         default_caption=record["default_caption"],
@@ -35,6 +32,8 @@ def to_model(record):
         description=record["description"],
         subject_location=record["subject_location"],
     )
+    return EntityImage(id=record["id"], image=image, entity_id=record["entity"], order=record["order"],
+                       key=record["key"])
 
 
 def load(path):

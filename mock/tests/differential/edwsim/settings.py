@@ -42,7 +42,9 @@ DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memor
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 
 MEDIA_URL = "/media/"
-MEDIA_ROOT = tempfile.gettempdir()  # never read: only FileSystemStorage.url() is used
+# Uploads (POST) are written here, at filer_public/<uuid[0:2]>/<uuid[2:4]>/<uuid>/<name>; serve_drf.py removes
+# the directory when it stops. The dataset's files are never read: only FileSystemStorage.url() is used.
+MEDIA_ROOT = tempfile.mkdtemp(prefix="edwsim-media-")
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": (

@@ -1,4 +1,4 @@
-"""edw's EntityImageViewSet (drf-behaviour.md §1.2)."""
+"""edw's EntityImageViewSet (drf-behaviour.md §1.2; edw backend/edw/views/related/entity_image.py:26-52)."""
 
 from functools import wraps
 
@@ -40,3 +40,22 @@ class EntityImageViewSet(viewsets.ModelViewSet):
     @remove_empty_params_from_request()
     def initialize_request(self, *args, **kwargs):
         return super().initialize_request(*args, **kwargs)
+
+    # The nested route /edw/api/entities/<entity_pk>/images/ passes entity_pk (urls.py). request.GET is the
+    # mutable copy made above, so setdefault works; QUERY_STRING (and so every link) does not change.
+    def list(self, request, entity_pk=None, *args, **kwargs):
+        if entity_pk is not None:
+            request.GET.setdefault("entity", entity_pk)
+        return super().list(request, *args, **kwargs)
+
+    # request.data is a mutable copy for multipart bodies and a dict for JSON, but the parser's own immutable
+    # QueryDict for a form-urlencoded body or an empty form body: assigning to that raises AttributeError (500).
+    def create(self, request, entity_pk=None, *args, **kwargs):
+        if entity_pk is not None and request.data.get("entity", None) is None:
+            request.data["entity"] = entity_pk
+        return super().create(request, *args, **kwargs)
+
+    def update(self, request, entity_pk=None, *args, **kwargs):
+        if entity_pk is not None and request.data.get("entity", None) is None:
+            request.data["entity"] = entity_pk
+        return super().update(request, *args, **kwargs)

@@ -1,0 +1,81 @@
+#pragma once
+// The collection the mock serves once it accepts uploads: a read-only dataset plus the records created
+// by POST, listed together in the service's order (by `order`, then id). Created records and their files
+// live in memory, or with a state directory (--state DIR) on disk, where every record is durable before
+// add() returns (the file and the record line written and fsynced) and a half-written entry that a crash
+// left behind is dropped when the directory is opened again (docs/mock.md, "Uploads and --state").
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <random>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "entimg/mock/dataset.hpp"
+
+namespace entimg::mock {
+
+/// A --state directory that cannot be used (unreadable, made over another dataset, a write failed).
+class StateError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What one accepted upload adds; the store picks the id and the filer path.
+struct NewUpload {
+  std::string stored_name;  ///< filer's valid file name ("my_photo_1.jpeg")
+  std::string original_filename;
+  std::string mime_type;
+  std::int64_t order = 0;
+  std::optional<std::int64_t> key;
+  std::int64_t entity = 0;
+  std::string bytes;
+};
+
+class LiveDataset final : public Dataset {
+ public:
+  /// Over `base`; with `state_dir`, records created by earlier runs are loaded from it (created if
+  /// missing). Throws StateError saying why a directory cannot be used.
+  LiveDataset(std::shared_ptr<const Dataset> base, std::optional<std::filesystem::path> state_dir);
+
+  /// Stores the upload as a new record (the next id, a fresh uuid4 path) and returns it; with a state
+  /// directory the record is on disk first. Thread-safe. Throws StateError if it cannot be stored.
+  Record add(NewUpload upload);
+  /// The bytes uploaded for a created record's `file`; nullopt for the base dataset's files.
+  std::optional<std::string> uploaded_bytes(std::string_view file) const;
+  /// Whether some record refers to this entity (the entities the service knows).
+  bool has_entity(std::int64_t entity) const;
+  /// Number of records created (this run and, with a state directory, earlier ones).
+  std::size_t created_count() const;
+  /// Entries of the state directory dropped when it was opened (half-written by a crash).
+  std::size_t dropped_entries() const { return dropped_; }
+
+  std::uint64_t count(const Selection& selection) const override;
+  void page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+            std::vector<Record>& out) const override;
+  std::string describe() const override;
+  std::optional<Record> find_by_file(std::string_view file) const override;
+  std::optional<Record> find_by_id(std::int64_t id) const override;
+  std::int64_t max_id() const override;
+
+ private:
+  void load_state();
+  std::vector<const Record*> created_in(const Selection& selection) const;  // under a shared lock
+  std::uint64_t base_rank(const Selection& selection, std::int64_t order) const;
+
+  std::shared_ptr<const Dataset> base_;
+  std::optional<std::filesystem::path> state_dir_;
+  mutable std::shared_mutex mutex_;
+  std::vector<Record> created_;                                // sorted by (order, id)
+  std::unordered_map<std::string, std::string> memory_files_;  // file -> bytes, without a state dir
+  std::int64_t last_id_ = 0;
+  std::mt19937_64 uuid_rng_;
+  std::size_t dropped_ = 0;
+};
+
+}  // namespace entimg::mock

@@ -1,0 +1,333 @@
+#include "entimg/mock/live_dataset.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "entimg/common/snapshot.hpp"
+#include "record_json.hpp"
+
+namespace entimg::mock {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const std::string& what) {
+  throw StateError(what + ": " + std::strerror(errno));
+}
+
+void write_all(int fd, std::string_view data, const fs::path& path) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("cannot write " + path.string());
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void fsync_path(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("cannot open " + path.string());
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) fail("cannot fsync " + path.string());
+}
+
+// Writes a new file and makes it and its directory entry durable.
+void write_durably(const fs::path& path, std::string_view data) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail("cannot create " + path.string());
+  try {
+    write_all(fd, data, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::fsync(fd) != 0) {
+    ::close(fd);
+    fail("cannot fsync " + path.string());
+  }
+  ::close(fd);
+  fsync_path(path.parent_path());
+}
+
+// Creates the missing directories of `dir` below `root`, each made durable in its parent.
+void make_dirs_durably(const fs::path& root, const fs::path& dir) {
+  fs::path at = root;
+  for (const auto& part : fs::relative(dir, root)) {
+    at /= part;
+    if (::mkdir(at.c_str(), 0755) == 0) {
+      fsync_path(at.parent_path());
+    } else if (errno != EEXIST) {
+      fail("cannot create " + at.string());
+    }
+  }
+}
+
+std::string uuid4(std::mt19937_64& rng) {
+  std::array<unsigned char, 16> b{};
+  for (std::size_t i = 0; i < 16; i += 8) {
+    const std::uint64_t v = rng();
+    for (std::size_t k = 0; k < 8; ++k)
+      b[i + k] = static_cast<unsigned char>(v >> (8 * k));
+  }
+  b[6] = static_cast<unsigned char>((b[6] & 0x0F) | 0x40);  // version 4
+  b[8] = static_cast<unsigned char>((b[8] & 0x3F) | 0x80);  // RFC 4122 variant
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+    out.push_back(kHex[b[i] >> 4]);
+    out.push_back(kHex[b[i] & 15]);
+  }
+  return out;
+}
+
+bool before(const Record& a, const Record& b) {
+  return a.order != b.order ? a.order < b.order : a.id < b.id;
+}
+
+constexpr const char* kLog = "records.jsonl";
+constexpr const char* kMedia = "media";
+constexpr const char* kDatasetNote = "dataset.txt";
+
+}  // namespace
+
+LiveDataset::LiveDataset(std::shared_ptr<const Dataset> base, std::optional<fs::path> state_dir)
+    : base_(std::move(base)), state_dir_(std::move(state_dir)), uuid_rng_(std::random_device{}()) {
+  last_id_ = base_->max_id();
+  if (state_dir_) load_state();
+}
+
+void LiveDataset::load_state() {
+  const fs::path& dir = *state_dir_;
+  std::error_code ec;
+  fs::create_directories(dir / kMedia, ec);
+  if (ec) throw StateError("cannot create the state directory " + dir.string() + ": " + ec.message());
+  // The records of a state directory only make sense over the dataset they were created over.
+  const std::string described = base_->describe() + "\n";
+  if (std::ifstream note(dir / kDatasetNote); note) {
+    std::stringstream seen;
+    seen << note.rdbuf();
+    if (seen.str() != described)
+      throw StateError("the state directory " + dir.string() +
+                       " holds records created over another dataset (" +
+                       seen.str().substr(0, seen.str().find('\n')) + "), not over " + base_->describe() +
+                       ": start with that dataset, or use another --state directory");
+  } else {
+    write_durably(dir / kDatasetNote, described);
+  }
+
+  std::string text;
+  if (std::ifstream in(dir / kLog, std::ios::binary); in) {
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+  }
+  std::size_t good_end = 0, at = 0;
+  while (at < text.size()) {
+    const std::size_t eol = text.find('\n', at);
+    if (eol == std::string::npos) {  // the last line was cut short: its write never finished
+      ++dropped_;
+      break;
+    }
+    const std::string_view line(text.data() + at, eol - at);
+    at = eol + 1;
+    bool ok = false;
+    try {
+      const auto entry = nlohmann::json::parse(line);
+      const auto& record = entry.at("record");
+      if (detail::check_record_json(record).empty() && record.contains("image") == false) {
+        Record r = detail::record_from_json(record);
+        std::uint64_t size = 0;
+        const fs::path file = dir / kMedia / r.file;
+        ok = r.file.find("..") == std::string::npos && fs::is_regular_file(file) &&
+             common::sha256_file(file, &size) == entry.at("sha256").get<std::string>() &&
+             size == static_cast<std::uint64_t>(r.file_size) && r.id > last_id_;
+        if (ok) {
+          last_id_ = r.id;
+          created_.insert(std::upper_bound(created_.begin(), created_.end(), r, before), std::move(r));
+        }
+      }
+    } catch (const std::exception&) {
+      ok = false;
+    }
+    if (ok)
+      good_end = at;
+    else
+      ++dropped_;
+  }
+  if (text.size() != good_end) {
+    // Cut what follows the last good entry, so that the next record starts on a line of its own.
+    if (::truncate((dir / kLog).c_str(), static_cast<off_t>(good_end)) != 0)
+      fail("cannot repair " + (dir / kLog).string());
+  }
+}
+
+Record LiveDataset::add(NewUpload upload) {
+  const std::unique_lock lock(mutex_);
+  Record r;
+  r.id = last_id_ + 1;
+  const std::string uuid = uuid4(uuid_rng_);
+  r.file =
+      "filer_public/" + uuid.substr(0, 2) + "/" + uuid.substr(2, 2) + "/" + uuid + "/" + upload.stored_name;
+  r.original_filename = std::move(upload.original_filename);
+  r.file_size = static_cast<std::int64_t>(upload.bytes.size());
+  r.mime_type = std::move(upload.mime_type);
+  r.order = upload.order;
+  r.key = upload.key;
+  r.entity = upload.entity;
+  if (state_dir_) {
+    // The file first, then the record line that refers to it; each durable before the next step, so
+    // an answer of 201 means both are on disk, and a crash leaves at worst an unreferenced file or a
+    // cut line (dropped when the directory is opened again).
+    const fs::path media = *state_dir_ / kMedia;
+    const fs::path file = media / r.file;
+    make_dirs_durably(*state_dir_, file.parent_path());
+    write_durably(file, upload.bytes);
+    nlohmann::json entry;
+    entry["record"] = detail::record_to_json(r);
+    entry["sha256"] = common::sha256_file(file);
+    const std::string line = entry.dump() + "\n";
+    const fs::path log = *state_dir_ / kLog;
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) fail("cannot open " + log.string());
+    try {
+      write_all(fd, line, log);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    const int rc = ::fdatasync(fd);
+    ::close(fd);
+    if (rc != 0) fail("cannot fsync " + log.string());
+  } else {
+    memory_files_.emplace(r.file, std::move(upload.bytes));
+  }
+  last_id_ = r.id;
+  created_.insert(std::upper_bound(created_.begin(), created_.end(), r, before), r);
+  return r;
+}
+
+std::optional<std::string> LiveDataset::uploaded_bytes(std::string_view file) const {
+  const std::shared_lock lock(mutex_);
+  const auto it =
+      std::find_if(created_.begin(), created_.end(), [&](const Record& r) { return r.file == file; });
+  if (it == created_.end()) return std::nullopt;
+  if (!state_dir_) return memory_files_.at(it->file);
+  std::ifstream in(*state_dir_ / kMedia / it->file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+bool LiveDataset::has_entity(std::int64_t entity) const {
+  {
+    const std::shared_lock lock(mutex_);
+    for (const Record& r : created_)
+      if (r.entity == entity) return true;
+  }
+  Selection s;
+  s.entity = entity;
+  return base_->count(s) > 0;
+}
+
+std::size_t LiveDataset::created_count() const {
+  const std::shared_lock lock(mutex_);
+  return created_.size();
+}
+
+std::vector<const Record*> LiveDataset::created_in(const Selection& selection) const {
+  std::vector<const Record*> out;
+  if (selection.matches_nothing) return out;
+  for (const Record& r : created_)
+    if (!selection.entity || r.entity == *selection.entity) out.push_back(&r);
+  return out;
+}
+
+// How many of the base's selected records come before a created record of this order: those with a
+// lower or equal order (created ids are above all of the base's). The base lists by order, so a binary
+// search over its positions finds the boundary.
+std::uint64_t LiveDataset::base_rank(const Selection& selection, std::int64_t order) const {
+  std::uint64_t low = 0, high = base_->count(selection);
+  std::vector<Record> one;
+  while (low < high) {
+    const std::uint64_t mid = low + (high - low) / 2;
+    one.clear();
+    base_->page(selection, mid, 1, one);
+    if (!one.empty() && one.front().order <= order)
+      low = mid + 1;
+    else
+      high = mid;
+  }
+  return low;
+}
+
+std::uint64_t LiveDataset::count(const Selection& selection) const {
+  const std::shared_lock lock(mutex_);
+  return base_->count(selection) + created_in(selection).size();
+}
+
+void LiveDataset::page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                       std::vector<Record>& out) const {
+  const std::shared_lock lock(mutex_);
+  const std::vector<const Record*> mine = created_in(selection);
+  if (mine.empty()) return base_->page(selection, offset, limit, out);
+  // Each created record's position in the merged listing.
+  std::vector<std::uint64_t> position(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    position[i] = base_rank(selection, mine[i]->order) + i;
+  std::size_t j =
+      static_cast<std::size_t>(std::lower_bound(position.begin(), position.end(), offset) - position.begin());
+  std::vector<Record> from_base;
+  base_->page(selection, offset - j, limit, from_base);
+  std::size_t b = 0;
+  for (std::uint64_t k = offset; k - offset < limit; ++k) {
+    if (j < mine.size() && position[j] == k)
+      out.push_back(*mine[j++]);
+    else if (b < from_base.size())
+      out.push_back(std::move(from_base[b++]));
+    else
+      break;
+  }
+}
+
+std::string LiveDataset::describe() const {
+  const std::size_t n = created_count();
+  return base_->describe() + (n == 0 ? "" : " + " + std::to_string(n) + " uploaded");
+}
+
+std::optional<Record> LiveDataset::find_by_file(std::string_view file) const {
+  {
+    const std::shared_lock lock(mutex_);
+    for (const Record& r : created_)
+      if (r.file == file) return r;
+  }
+  return base_->find_by_file(file);
+}
+
+std::optional<Record> LiveDataset::find_by_id(std::int64_t id) const {
+  {
+    const std::shared_lock lock(mutex_);
+    for (const Record& r : created_)
+      if (r.id == id) return r;
+  }
+  return base_->find_by_id(id);
+}
+
+std::int64_t LiveDataset::max_id() const {
+  const std::shared_lock lock(mutex_);
+  return last_id_;
+}
+
+}  // namespace entimg::mock

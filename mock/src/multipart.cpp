@@ -1,0 +1,137 @@
+#include "multipart.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "entimg/common/url.hpp"
+
+namespace entimg::mock::detail {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// The ';'-separated pieces of a header value, where ';' inside double quotes does not split.
+std::vector<std::string_view> split_params(std::string_view value) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (value[i] == '"' && (i == 0 || value[i - 1] != '\\')) quoted = !quoted;
+    if (value[i] == ';' && !quoted) {
+      out.push_back(value.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  out.push_back(value.substr(start));
+  return out;
+}
+
+// cgi.valid_boundary: ^[ -~]{0,200}[!-~]$
+bool valid_boundary(std::string_view b) {
+  if (b.empty() || b.size() > 201) return false;
+  if (!std::all_of(b.begin(), b.end(), [](char c) { return c >= ' ' && c <= '~'; })) return false;
+  return b.back() != ' ';
+}
+
+// Django's sanitize_file_name: the last '/' or '\' segment, non-printable characters removed; "", "." and
+// ".." are no name. (html.unescape is left out: names with entities are rare in uploads.)
+std::optional<std::string> sanitize_file_name(std::string_view name) {
+  if (const auto slash = name.find_last_of("/\\"); slash != std::string_view::npos)
+    name.remove_prefix(slash + 1);
+  std::string out;
+  for (const char c : name)
+    if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) out.push_back(c);
+  if (out.empty() || out == "." || out == "..") return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> header_parameter(std::string_view header, std::string_view name) {
+  const auto pieces = split_params(header);
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
+    const std::string_view piece = trim(pieces[i]);
+    const auto eq = piece.find('=');
+    if (eq == std::string_view::npos || lower(trim(piece.substr(0, eq))) != name) continue;
+    std::string_view value = trim(piece.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+      std::string unquoted;
+      for (std::size_t j = 0; j < value.size(); ++j) {
+        if (value[j] == '\\' && j + 1 < value.size() && (value[j + 1] == '\\' || value[j + 1] == '"')) ++j;
+        unquoted.push_back(value[j]);
+      }
+      return unquoted;
+    }
+    return std::string(value);
+  }
+  return std::nullopt;
+}
+
+MultipartResult parse_multipart(std::string_view content_type, std::string_view body) {
+  MultipartResult result;
+  const std::optional<std::string> boundary = header_parameter(content_type, "boundary");
+  if (!boundary || !valid_boundary(*boundary)) {
+    result.error = "Invalid boundary in multipart: " + boundary.value_or("None");
+    return result;
+  }
+  if (body.empty()) return result;
+  const std::string delimiter = "--" + *boundary;
+  std::size_t at = body.find(delimiter);
+  while (at != std::string_view::npos) {
+    std::size_t start = at + delimiter.size();
+    if (body.substr(start, 2) == "--") break;  // the closing delimiter
+    if (body.substr(start, 2) == "\r\n") start += 2;
+    const std::size_t next = body.find("\r\n" + delimiter, start);
+    if (next == std::string_view::npos) break;  // cut short before its closing delimiter: Django drops it
+    const std::string_view part =
+        body.substr(start, next == std::string_view::npos ? body.npos : next - start);
+    at = next == std::string_view::npos ? next : next + 2;
+
+    const std::size_t header_end = part.find("\r\n\r\n");
+    if (header_end == std::string_view::npos) continue;  // no headers: Django's raw item, skipped
+    std::optional<std::string> disposition, type;
+    std::string_view headers = part.substr(0, header_end);
+    while (!headers.empty()) {
+      const std::size_t eol = headers.find("\r\n");
+      const std::string_view line = headers.substr(0, eol);
+      headers = eol == std::string_view::npos ? std::string_view{} : headers.substr(eol + 2);
+      const auto colon = line.find(':');
+      if (colon == std::string_view::npos) continue;
+      const std::string key = lower(trim(line.substr(0, colon)));
+      if (key == "content-disposition") disposition = std::string(trim(line.substr(colon + 1)));
+      if (key == "content-type") type = std::string(trim(line.substr(colon + 1)));
+    }
+    if (!disposition) continue;
+    const std::optional<std::string> name = header_parameter(*disposition, "name");
+    if (!name) continue;
+    MultipartPart item;
+    item.name = std::string(trim(*name));
+    const std::string_view data = part.substr(header_end + 4);
+    if (const auto filename = header_parameter(*disposition, "filename"); filename && !filename->empty()) {
+      item.filename = sanitize_file_name(*filename);
+      if (!item.filename) continue;  // a name that sanitizes to nothing ("..") : Django skips the part
+      item.content_type = type.value_or("");
+      item.data = std::string(data);
+    } else {
+      item.data = common::utf8_replace_invalid(data);
+    }
+    result.parts.push_back(std::move(item));
+  }
+  return result;
+}
+
+}  // namespace entimg::mock::detail
