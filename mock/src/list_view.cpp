@@ -655,8 +655,8 @@ HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request, s
   if (!safe && !prelude.authenticated)
     return detail_error(403, "Authentication credentials were not provided.", prelude.indent, kDetailAllow);
   if (request.method == "OPTIONS") return options_metadata(prelude.indent, false, kDetailName);
-  if (request.method == "POST")
-    return detail_error(405, "Method \"POST\" not allowed.", prelude.indent, kDetailAllow);
+  if (request.method != "PUT" && request.method != "PATCH" && request.method != "DELETE" && !safe)
+    return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, kDetailAllow);
   if (!safe)
     return detail_error(501, "entities-images-mock does not change records yet (updates are planned).",
                         prelude.indent, kDetailAllow);

@@ -1,6 +1,7 @@
 // The browsable API page as a person sees it (headless Chromium): no console error, the title, heading,
 // breadcrumb, request line, status and headers, the JSON with its links, page controls that lead to the
-// next page, a format switcher, escaped echoes of the query, and the upload form only for the user.
+// next page, a format switcher, escaped echoes of the query, and the upload form only for the user, who
+// uploads a picture through it.
 // Usage: node browsable.mjs --mock BINARY
 import { check, run, startServer } from "./lib.mjs";
 
@@ -84,6 +85,30 @@ await run(async (browser) => {
   watch(userPage);
   await userPage.goto(`${api}${LIST}?format=api`);
   check("the user sees the upload form", await userPage.locator("form.upload input[type=file][name=image]").isVisible());
+
+  // The user uploads a picture through the form: the 201 comes back as a page, and the picture is served.
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+                          "base64");
+  await userPage.setInputFiles("form.upload input[name=image]", { name: "Holiday Photo.PNG", mimeType: "image/png",
+                                                                  buffer: png });
+  await userPage.fill("form.upload input[name=entity]", String(body.results[0].entity));
+  await Promise.all([userPage.waitForNavigation(), userPage.click("form.upload button[type=submit]")]);
+  const createdBlock = await userPage.locator(".response-info pre").innerText();
+  check("the form's upload is answered 201 on a page", createdBlock.startsWith("HTTP 201 Created\n"),
+        createdBlock.slice(0, 60));
+  const created = await shownJson(userPage);
+  check("the new record has filer's name and the upload's size",
+        created.file.endsWith("/holiday_photo.png") && created.original_filename === "Holiday Photo.PNG" &&
+        created.file_size === png.length && created.mime_type === "image/png", JSON.stringify(created));
+  const shown = await userPage.evaluate(async (url) => {
+    const response = await fetch(url);
+    const bitmap = await createImageBitmap(await response.blob());
+    return [response.headers.get("content-type"), bitmap.width, bitmap.height];
+  }, created.image);
+  check("its picture is served and decodes", JSON.stringify(shown) === JSON.stringify(["image/png", 1, 1]),
+        JSON.stringify(shown));
+  await userPage.goto(`${api}${LIST}?format=api&offset=100`);
+  check("it is listed after the collection", (await shownJson(userPage)).results[0]?.id === created.id);
 
   check("no console error", problems.length === 0, problems.join(" | "));
   await user.close();
