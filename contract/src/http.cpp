@@ -1,6 +1,7 @@
 #include "entimg/contract/http.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -42,6 +43,8 @@ using std::chrono::milliseconds;
 constexpr std::uint64_t kHeaderAllowance = 256 * 1024;
 // Longer status lines are refused: cpp-httplib's own limit for a header line.
 constexpr std::size_t kMaxStatusLine = 8192;
+// How long a HEAD answer's connection is watched for a body the server should not send.
+constexpr int kHeadBodyGraceMs = 50;
 constexpr auto kWatchInterval = milliseconds(10);
 // While a response head is read, so a server sending one without end is cut soon after the allowance.
 constexpr auto kHeadWatchInterval = milliseconds(1);
@@ -100,7 +103,8 @@ struct Outcome {
   std::string body;
   bool truncated = false;
   std::string error;
-  bool stale = false;  ///< a reused keep-alive connection died before any byte came: safe to resend
+  bool stale = false;          ///< a reused keep-alive connection died before any byte came: safe to resend
+  std::size_t after_head = 0;  ///< bytes that came after a HEAD answer's headers
 };
 
 Headers copy_headers(const httplib::Headers& from) {
@@ -583,6 +587,20 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
   if (ok && end.cut == Cut::none) {
     out.status = res.status;
     out.headers = copy_headers(res.headers);
+    if (method == "HEAD") {
+      // cpp-httplib reads nothing after a HEAD answer's headers; a body the server sent anyway waits in
+      // the socket. Give it a moment to arrive, then count it (the connection is not reused then).
+      int fd = -1;
+      {
+        const std::lock_guard lock(watch_mutex_);  // the connection is ours; its fd changes only on reconnect
+        fd = conn->fd;
+      }
+      pollfd wait{fd, POLLIN, 0};
+      int pending = 0;
+      if (fd >= 0 && ::poll(&wait, 1, kHeadBodyGraceMs) > 0 && ::ioctl(fd, FIONREAD, &pending) == 0 &&
+          pending > 0)
+        out.after_head = static_cast<std::size_t>(pending);
+    }
     give_back(std::move(conn));
     return out;
   }
@@ -657,6 +675,7 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
     ex.headers = std::move(outcome.headers);
     ex.body = std::move(outcome.body);
     ex.body_truncated = outcome.truncated;
+    ex.bytes_after_head = outcome.after_head;
     ex.error = std::move(outcome.error);
     ex.attempts = attempt;
     if (outcome.stale && !resent_stale) {

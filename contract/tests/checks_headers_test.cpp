@@ -124,7 +124,10 @@ TEST_CASE("head_matches_get: another status, a body, other headers or length fai
   };
   CHECK(first_failure([](HttpExchange& h) { h.status = 405; }) ==
         "expected HEAD's status to be GET's 200, got 405");
-  CHECK(first_failure([](HttpExchange& h) { h.body = "{}"; }) == "expected HEAD's body empty, got 2 bytes");
+  CHECK(first_failure([](HttpExchange& h) { h.body = "{}"; }) ==
+        "expected HEAD's body empty, got 2 bytes after the headers");
+  CHECK(first_failure([](HttpExchange& h) { h.bytes_after_head = 5142; }) ==
+        "expected HEAD's body empty, got 5142 bytes after the headers");
   CHECK(first_failure([](HttpExchange& h) { h.headers.erase(h.headers.begin() + 3); }) ==
         "expected HEAD's allow to be GET's \"GET, POST, HEAD, OPTIONS\", got none");
   CHECK(first_failure([](HttpExchange& h) {

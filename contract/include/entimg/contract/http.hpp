@@ -23,9 +23,11 @@ struct HttpExchange {
   Headers headers;     ///< as received
   std::string body;
   bool body_truncated = false;  ///< the body was over ClientOptions::max_body_bytes
-  std::string error;            ///< why there is no usable answer (timeout, reset, TLS, …); empty otherwise
-  int attempts = 1;             ///< 1 + retries on 429/503; 0 when nothing was sent (refused method,
-                                ///< bad URL, budget or deadline used up)
+  std::size_t bytes_after_head =
+      0;              ///< HEAD: bytes the server sent after the headers (a body it must not send)
+  std::string error;  ///< why there is no usable answer (timeout, reset, TLS, …); empty otherwise
+  int attempts = 1;   ///< 1 + retries on 429/503; 0 when nothing was sent (refused method,
+                      ///< bad URL, budget or deadline used up)
   std::chrono::milliseconds elapsed{0};
 
   /// First value of a header, case-insensitive; nullopt when absent.
