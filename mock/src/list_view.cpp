@@ -31,6 +31,11 @@ common::QueryParams without_blank_params(const common::QueryParams& params) {
   return kept;
 }
 
+// The bounds of the integer columns a user may set, as Django derives them from a deployment's database
+// (SmallIntegerField `order`, IntegerField `key`): DRF validates them and OPTIONS lists them.
+constexpr std::int64_t kOrderMin = -32768, kOrderMax = 32767;
+constexpr std::int64_t kKeyMin = -2147483648LL, kKeyMax = 2147483647LL;
+
 // The methods each route's view handles (reference §1.1): the list, one record, the API root.
 constexpr std::string_view kListAllow = "GET, POST, HEAD, OPTIONS";
 constexpr std::string_view kDetailAllow = "GET, PUT, PATCH, DELETE, HEAD, OPTIONS";
@@ -227,6 +232,7 @@ void post_actions(JsonWriter& w) {
     const char* type;
     bool required, read_only;
     const char* label;
+    std::optional<std::int64_t> min_value = std::nullopt, max_value = std::nullopt;
   };
   static constexpr Field kFields[] = {
       {"id", "integer", false, true, "ID"},
@@ -241,8 +247,8 @@ void post_actions(JsonWriter& w) {
       {"description", "field", false, true, "Description"},
       {"subject_location", "field", false, true, "Subject location"},
       {"mime_type", "field", false, true, "Mime type"},
-      {"order", "integer", false, false, "Order"},
-      {"key", "integer", false, false, "Key"},
+      {"order", "integer", false, false, "Order", kOrderMin, kOrderMax},
+      {"key", "integer", false, false, "Key", kKeyMin, kKeyMax},
       {"entity", "field", true, false, "Entity"},
   };
   w.key("actions");
@@ -260,6 +266,14 @@ void post_actions(JsonWriter& w) {
     w.boolean(f.read_only);
     w.key("label");
     w.string(f.label);
+    if (f.min_value) {
+      w.key("min_value");
+      w.integer(*f.min_value);
+    }
+    if (f.max_value) {
+      w.key("max_value");
+      w.integer(*f.max_value);
+    }
     w.end_object();
   }
   w.end_object();
@@ -443,21 +457,28 @@ HttpResponse server_error() {
   return failure_response(500);
 }
 
-// DRF's IntegerField.to_internal_value: int() of str(value) after dropping a ".0" tail. On SQLite, Django
-// puts no range on the model's integer columns; beyond 64 bits the database raises (a 500).
+// DRF's IntegerField.to_internal_value: int() of str(value) after dropping a ".0" tail; then the model
+// column's bounds as Django derives them from a deployment's database (reference §1.6: order is a
+// SmallIntegerField, key an IntegerField).
 struct IntegerOutcome {
   std::optional<std::int64_t> value;
   std::optional<std::string> error;
-  bool server_error = false;
 };
 
-IntegerOutcome integer_field(const DataValue& v) {
+IntegerOutcome integer_field(const DataValue& v, std::int64_t min, std::int64_t max) {
   using K = DataValue::Kind;
-  if (v.kind == K::Integer) return {v.integer, {}, false};
+  const auto bounded = [&](bool negative, bool beyond, std::int64_t n) -> IntegerOutcome {
+    if (!negative && (beyond || n > max))
+      return {{}, "Ensure this value is less than or equal to " + std::to_string(max) + "."};
+    if (negative && (beyond || n < min))
+      return {{}, "Ensure this value is greater than or equal to " + std::to_string(min) + "."};
+    return {n, {}};
+  };
+  if (v.kind == K::Integer) return bounded(v.integer < 0, false, v.integer);
   if (v.kind == K::List || v.kind == K::Dict || v.kind == K::Bool)
-    return {{}, "A valid integer is required.", false};
+    return {{}, "A valid integer is required."};
   std::string text = v.text;
-  if (text.size() > 1000) return {{}, "String value too large.", false};
+  if (text.size() > 1000) return {{}, "String value too large."};
   if (const auto dot = text.rfind('.'); dot != std::string::npos) {  // re_decimal: \.0*\s*$
     std::size_t k = dot + 1;
     while (k < text.size() && text[k] == '0')
@@ -465,10 +486,10 @@ IntegerOutcome integer_field(const DataValue& v) {
     if (text.find_first_not_of(" \t\n\r\f\v", k) == std::string::npos) text.erase(dot);
   }
   const auto parsed = parse_python_int(text);
-  if (!parsed) return {{}, "A valid integer is required.", false};
-  if (parsed->magnitude > BigUint(static_cast<std::uint64_t>(INT64_MAX))) return {{}, {}, true};
-  const auto m = static_cast<std::int64_t>(parsed->magnitude.saturated());
-  return {parsed->negative ? -m : m, {}, false};
+  if (!parsed) return {{}, "A valid integer is required."};
+  const bool beyond = parsed->magnitude > BigUint(static_cast<std::uint64_t>(INT64_MAX));
+  const auto m = beyond ? 0 : static_cast<std::int64_t>(parsed->magnitude.saturated());
+  return bounded(parsed->negative && (beyond || m != 0), beyond, parsed->negative ? -m : m);
 }
 
 // CreateModelMixin.create with edw's serializer (reference §3.6): fields validated in the serializer's
@@ -532,21 +553,21 @@ HttpResponse create(LiveDataset& dataset, const ViewRequest& request, std::strin
   else if (image.kind != K::File)
     return server_error();
 
-  const auto optional_integer = [&](std::string_view name, bool nullable, std::optional<std::int64_t>& out) {
+  const auto optional_integer = [&](std::string_view name, bool nullable, std::int64_t min, std::int64_t max,
+                                    std::optional<std::int64_t>& out) {
     const DataValue v = data.get(name);
-    if (v.kind == K::Absent || (v.from_form && v.text.empty())) return true;  // the default (or None)
+    if (v.kind == K::Absent || (v.from_form && v.text.empty())) return;  // the default (or None)
     if (v.kind == K::Null) {
       if (!nullable) errors.emplace_back(std::string(name), "This field may not be null.");
-      return true;
+      return;
     }
-    const IntegerOutcome outcome = integer_field(v);
-    if (outcome.server_error) return false;
+    const IntegerOutcome outcome = integer_field(v, min, max);
     if (outcome.error) errors.emplace_back(std::string(name), *outcome.error);
     out = outcome.value;
-    return true;
   };
   std::optional<std::int64_t> order, key;
-  if (!optional_integer("order", false, order) || !optional_integer("key", true, key)) return server_error();
+  optional_integer("order", false, kOrderMin, kOrderMax, order);
+  optional_integer("key", true, kKeyMin, kKeyMax, key);
 
   // PrimaryKeyRelatedField(queryset=Entity.objects.all()): '' is None; bools and containers are the wrong
   // type; otherwise Python's int() of the value must name an entity that exists.

@@ -12,6 +12,14 @@ import uuid
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
 from django.db import models
+from django.db.backends.base.operations import BaseDatabaseOperations
+from django.db.backends.sqlite3.operations import DatabaseOperations as SQLiteOperations
+
+# A deployment's database (PostgreSQL, MySQL) bounds integer columns, and Django derives the model fields'
+# min/max validators from those bounds (so DRF refuses order=32768 and lists min_value/max_value in
+# OPTIONS); SQLite bounds nothing. The stand-in takes the common bounds, as the spec's SmallIntegerField
+# `order` has them.
+SQLiteOperations.integer_field_range = BaseDatabaseOperations.integer_field_range
 
 from .filer_names import get_valid_filename
 
