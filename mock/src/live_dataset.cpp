@@ -111,8 +111,13 @@ LiveDataset::LiveDataset(std::shared_ptr<const Dataset> base, std::optional<fs::
 void LiveDataset::load_state() {
   const fs::path& dir = *state_dir_;
   std::error_code ec;
+  const bool fresh = !fs::exists(dir / kMedia, ec);
   fs::create_directories(dir / kMedia, ec);
   if (ec) throw StateError("cannot create the state directory " + dir.string() + ": " + ec.message());
+  if (fresh) {  // the new directories' entries made durable, up to the state directory itself
+    fsync_path(dir / kMedia);
+    fsync_path(dir);
+  }
   // The records of a state directory only make sense over the dataset they were created over.
   const std::string described = base_->describe() + "\n";
   if (std::ifstream note(dir / kDatasetNote); note) {
@@ -171,10 +176,14 @@ void LiveDataset::load_state() {
     if (::truncate((dir / kLog).c_str(), static_cast<off_t>(good_end)) != 0)
       fail("cannot repair " + (dir / kLog).string());
   }
+  log_size_ = good_end;
 }
 
 Record LiveDataset::add(NewUpload upload) {
-  const std::unique_lock lock(mutex_);
+  // One writer at a time (ids and log lines must go in order); readers are held up only for the insert.
+  const std::lock_guard writing(write_mutex_);
+  if (broken_)
+    throw StateError("the state directory could not be repaired after a failed write; restart the mock");
   Record r;
   r.id = last_id_ + 1;
   const std::string uuid = uuid4(uuid_rng_);
@@ -197,25 +206,39 @@ Record LiveDataset::add(NewUpload upload) {
     nlohmann::json entry;
     entry["record"] = detail::record_to_json(r);
     entry["sha256"] = common::sha256_file(file);
-    const std::string line = entry.dump() + "\n";
-    const fs::path log = *state_dir_ / kLog;
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) fail("cannot open " + log.string());
-    try {
-      write_all(fd, line, log);
-    } catch (...) {
-      ::close(fd);
-      throw;
-    }
-    const int rc = ::fdatasync(fd);
-    ::close(fd);
-    if (rc != 0) fail("cannot fsync " + log.string());
+    append_line(entry.dump() + "\n");
   } else {
+    const std::unique_lock lock(mutex_);
     memory_files_.emplace(r.file, std::move(upload.bytes));
   }
+  const std::unique_lock lock(mutex_);
   last_id_ = r.id;
   created_.insert(std::upper_bound(created_.begin(), created_.end(), r, before), r);
   return r;
+}
+
+// Appends a record line and makes it durable. A write or sync that fails takes the log back to its last
+// good length, so no later line is glued to a cut one; if even that fails, no more writes are taken.
+void LiveDataset::append_line(const std::string& line) {
+  const fs::path log = *state_dir_ / kLog;
+  const bool existed = fs::exists(log);
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) fail("cannot open " + log.string());
+  std::string problem;
+  try {
+    write_all(fd, line, log);
+    if (::fdatasync(fd) != 0) fail("cannot fsync " + log.string());
+  } catch (const StateError& e) {
+    problem = e.what();
+  }
+  if (!problem.empty()) {
+    if (::ftruncate(fd, static_cast<off_t>(log_size_)) != 0 || ::fdatasync(fd) != 0) broken_ = true;
+    ::close(fd);
+    throw StateError(problem);
+  }
+  ::close(fd);
+  if (!existed) fsync_path(*state_dir_);  // the new log's directory entry
+  log_size_ += line.size();
 }
 
 std::optional<std::string> LiveDataset::uploaded_bytes(std::string_view file) const {

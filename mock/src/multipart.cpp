@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include "entimg/common/url.hpp"
 
@@ -46,43 +47,71 @@ bool valid_boundary(std::string_view b) {
   return b.back() != ' ';
 }
 
-// Django's sanitize_file_name: the last '/' or '\' segment, non-printable characters removed; "", "." and
-// ".." are no name. (html.unescape is left out: names with entities are rare in uploads.)
+// Django 3.2's sanitize_file_name: the last '/' or '\' segment; "", "." and ".." are no name. (Its
+// html.unescape is left out: names with entities are rare in uploads; docs/mock.md.)
 std::optional<std::string> sanitize_file_name(std::string_view name) {
   if (const auto slash = name.find_last_of("/\\"); slash != std::string_view::npos)
     name.remove_prefix(slash + 1);
-  std::string out;
-  for (const char c : name)
-    if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) out.push_back(c);
-  if (out.empty() || out == "." || out == "..") return std::nullopt;
-  return out;
+  if (name.empty() || name == "." || name == "..") return std::nullopt;
+  return std::string(name);
 }
+
+// Django reads a part's headers from its first 1024 bytes.
+constexpr std::size_t kMaxHeaderBytes = 1024;
 
 }  // namespace
 
 std::optional<std::string> header_parameter(std::string_view header, std::string_view name) {
+  // Django's parse_header: every parameter in turn, a later one of the same name replacing an earlier;
+  // "name*" (RFC 2231, charset''percent-encoded) stands for "name".
+  std::optional<std::string> found;
   const auto pieces = split_params(header);
   for (std::size_t i = 1; i < pieces.size(); ++i) {
     const std::string_view piece = trim(pieces[i]);
     const auto eq = piece.find('=');
-    if (eq == std::string_view::npos || lower(trim(piece.substr(0, eq))) != name) continue;
-    std::string_view value = trim(piece.substr(eq + 1));
+    if (eq == std::string_view::npos) continue;
+    std::string key = lower(trim(piece.substr(0, eq)));
+    bool encoded = false;
+    if (key.ends_with('*')) {
+      key.pop_back();
+      encoded = std::count(piece.begin(), piece.end(), '\'') == 2;
+    }
+    if (key != name) continue;
+    std::string value(trim(piece.substr(eq + 1)));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
       value = value.substr(1, value.size() - 2);
-      std::string unquoted;
-      for (std::size_t j = 0; j < value.size(); ++j) {
-        if (value[j] == '\\' && j + 1 < value.size() && (value[j + 1] == '\\' || value[j + 1] == '"')) ++j;
-        unquoted.push_back(value[j]);
-      }
-      return unquoted;
+      // value.replace(b'\\\\', b'\\').replace(b'\\"', b'"'), in that order
+      const auto replace_all = [&value](std::string_view from, std::string_view to) {
+        std::string out;
+        for (std::size_t at = 0; at < value.size();) {
+          if (value.compare(at, from.size(), from) == 0) {
+            out += to;
+            at += from.size();
+          } else {
+            out += value[at++];
+          }
+        }
+        value = std::move(out);
+      };
+      replace_all("\\\\", "\\");
+      replace_all("\\\"", "\"");
     }
-    return std::string(value);
+    if (encoded) {
+      const std::size_t second = value.find('\'', value.find('\'') + 1);
+      value = common::utf8_replace_invalid(
+          common::percent_decode(std::string_view(value).substr(second + 1), false));
+    }
+    found = std::move(value);
   }
-  return std::nullopt;
+  return found;
 }
 
 MultipartResult parse_multipart(std::string_view content_type, std::string_view body) {
   MultipartResult result;
+  if (!content_type.starts_with("multipart/")) {  // DRF matched the type without case; Django does not
+    result.error = "Invalid Content-Type: " + std::string(content_type);
+    return result;
+  }
   const std::optional<std::string> boundary = header_parameter(content_type, "boundary");
   if (!boundary || !valid_boundary(*boundary)) {
     result.error = "Invalid boundary in multipart: " + boundary.value_or("None");
@@ -96,13 +125,16 @@ MultipartResult parse_multipart(std::string_view content_type, std::string_view 
     if (body.substr(start, 2) == "--") break;  // the closing delimiter
     if (body.substr(start, 2) == "\r\n") start += 2;
     const std::size_t next = body.find("\r\n" + delimiter, start);
-    if (next == std::string_view::npos) break;  // cut short before its closing delimiter: Django drops it
-    const std::string_view part =
-        body.substr(start, next == std::string_view::npos ? body.npos : next - start);
-    at = next == std::string_view::npos ? next : next + 2;
+    // A part cut short before its closing delimiter: Django keeps a text field's data up to the end, and
+    // drops a file (its upload never completes).
+    const bool cut = next == std::string_view::npos;
+    const std::string_view part = body.substr(start, cut ? body.npos : next - start);
+    at = cut ? next : next + 2;
 
+    // Django looks for the end of a part's headers in its first 1024 bytes; without it the part is raw
+    // data, skipped.
     const std::size_t header_end = part.find("\r\n\r\n");
-    if (header_end == std::string_view::npos) continue;  // no headers: Django's raw item, skipped
+    if (header_end == std::string_view::npos || header_end + 4 > kMaxHeaderBytes) continue;
     std::optional<std::string> disposition, type;
     std::string_view headers = part.substr(0, header_end);
     while (!headers.empty()) {
@@ -119,11 +151,11 @@ MultipartResult parse_multipart(std::string_view content_type, std::string_view 
     const std::optional<std::string> name = header_parameter(*disposition, "name");
     if (!name) continue;
     MultipartPart item;
-    item.name = std::string(trim(*name));
+    item.name = common::utf8_replace_invalid(trim(*name));
     const std::string_view data = part.substr(header_end + 4);
     if (const auto filename = header_parameter(*disposition, "filename"); filename && !filename->empty()) {
-      item.filename = sanitize_file_name(*filename);
-      if (!item.filename) continue;  // a name that sanitizes to nothing ("..") : Django skips the part
+      item.filename = sanitize_file_name(common::utf8_replace_invalid(*filename));
+      if (!item.filename || cut) continue;  // a name that sanitizes to nothing ("..") : Django skips the part
       item.content_type = type.value_or("");
       item.data = std::string(data);
     } else {

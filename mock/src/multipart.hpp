@@ -2,8 +2,8 @@
 // multipart/form-data as Django's MultiPartParser reads it for DRF's MultiPartParser (reference §3.6):
 // the boundary from the Content-Type (refused as Django refuses it), then parts, each a field (text) or a
 // file (a part with a non-empty filename, reduced to its base name as Django sanitizes it; an empty
-// filename makes a text field). Parts without a name, before the first boundary, or cut short before their
-// closing delimiter are skipped, as Django skips them.
+// filename makes a text field). Parts without a name, before the first boundary, with over 1024 bytes of
+// headers, or files cut short before their closing delimiter are skipped, as Django skips them.
 #include <optional>
 #include <string>
 #include <string_view>

@@ -1,6 +1,7 @@
 #include "python_json.hpp"
 
 #include <cstdio>
+#include <utility>
 
 #include "entimg/common/url.hpp"
 
@@ -12,6 +13,7 @@ namespace {
 class Scanner {
  public:
   explicit Scanner(std::string_view s) : s_(s) {}
+  bool too_deep() const { return too_deep_; }
 
   std::optional<std::string> run() {
     std::size_t at = skip_ws(0);
@@ -101,13 +103,21 @@ class Scanner {
 
   bool value(std::size_t& at) {
     if (at >= s_.size()) return fail("Expecting value", at);
+    if (depth_ > kMaxDepth) {  // Python's RecursionError, which DRF does not catch: a 500
+      too_deep_ = true;
+      error_ = "too deep";
+      raw_ = true;
+      return false;
+    }
     const char c = s_[at];
     if (c == '"') return string(at);
     if (c == '{') return object(at);
     if (c == '[') return array(at);
     if (literal(at, "null") || literal(at, "true") || literal(at, "false")) return true;
-    if (s_.substr(at, 3) == "NaN" || s_.substr(at, 8) == "Infinity" || s_.substr(at, 9) == "-Infinity") {
-      error_ = "Out of range float values are not JSON compliant";  // DRF's parse_constant
+    for (const std::string_view constant : {"NaN", "Infinity", "-Infinity"}) {
+      if (s_.substr(at, constant.size()) != constant) continue;
+      // DRF's parse_constant: ValueError('Out of range float values are not JSON compliant: ' + repr(o))
+      error_ = "Out of range float values are not JSON compliant: '" + std::string(constant) + "'";
       raw_ = true;
       return false;
     }
@@ -116,6 +126,7 @@ class Scanner {
   }
 
   bool object(std::size_t& at) {
+    const Nest nest(depth_);
     std::size_t i = skip_ws(at + 1);
     if (i < s_.size() && s_[i] == '}') {
       at = i + 1;
@@ -139,6 +150,7 @@ class Scanner {
   }
 
   bool array(std::size_t& at) {
+    const Nest nest(depth_);
     std::size_t i = skip_ws(at + 1);
     if (i < s_.size() && s_[i] == ']') {
       at = i + 1;
@@ -172,44 +184,73 @@ class Scanner {
            " (char " + std::to_string(chars) + ")";
   }
 
+  // CPython's default recursion limit (1000) less the frames the parser itself runs in.
+  static constexpr int kMaxDepth = 990;
+  struct Nest {
+    explicit Nest(int& depth) : depth_(++depth) {}
+    ~Nest() { --depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+    int& depth_;
+  };
+
   std::string_view s_;
   std::string error_;
   std::size_t error_at_ = 0;
   bool raw_ = false;
+  bool too_deep_ = false;
+  int depth_ = 0;
 };
 
 }  // namespace
 
-std::optional<std::string> python_json_error(std::string_view text) {
-  // codecs' UTF-8 reader first: an invalid byte is reported before any JSON is read.
-  if (common::utf8_replace_invalid(text) != text) {
-    std::size_t i = 0;
-    while (i < text.size()) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      const std::size_t n = c < 0x80                  ? 1
-                            : (c >= 0xC2 && c < 0xE0) ? 2
-                            : (c >= 0xE0 && c < 0xF0) ? 3
-                            : (c >= 0xF0 && c < 0xF5) ? 4
-                                                      : 0;
-      char buffer[96];
-      if (n == 0) {
-        std::snprintf(buffer, sizeof buffer,
-                      "'utf-8' codec can't decode byte 0x%02x in position %zu: invalid start byte", c, i);
-        return buffer;
-      }
-      if (common::utf8_replace_invalid(text.substr(i, n)) != text.substr(i, n) || i + n > text.size()) {
-        std::snprintf(
-            buffer, sizeof buffer,
-            i + n > text.size()
-                ? "'utf-8' codec can't decode byte 0x%02x in position %zu: unexpected end of data"
-                : "'utf-8' codec can't decode byte 0x%02x in position %zu: invalid continuation byte",
-            c, i);
-        return buffer;
-      }
-      i += n;
+PythonJsonOutcome python_json_check(std::string_view text) {
+  // codecs' UTF-8 stream reader first: an invalid byte is reported before any JSON is read, and a sequence
+  // cut short by the end of the body is held back for more input that never comes (silently dropped).
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = c < 0x80                  ? 1
+                          : (c >= 0xC2 && c < 0xE0) ? 2
+                          : (c >= 0xE0 && c < 0xF0) ? 3
+                          : (c >= 0xF0 && c < 0xF5) ? 4
+                                                    : 0;
+    char buffer[112];
+    if (n == 0) {
+      std::snprintf(buffer, sizeof buffer,
+                    "'utf-8' codec can't decode byte 0x%02x in position %zu: invalid start byte", c, i);
+      return {buffer, false};
     }
+    const std::string_view sequence = text.substr(i, n);
+    // Each byte present after the lead must continue it (with the lead's own ranges for the second).
+    bool continues = true;
+    for (std::size_t j = 1; j < sequence.size() && continues; ++j) {
+      const auto b = static_cast<unsigned char>(sequence[j]);
+      unsigned char low = 0x80, high = 0xBF;
+      if (j == 1 && c == 0xE0) low = 0xA0;
+      if (j == 1 && c == 0xED) high = 0x9F;
+      if (j == 1 && c == 0xF0) low = 0x90;
+      if (j == 1 && c == 0xF4) high = 0x8F;
+      continues = b >= low && b <= high;
+    }
+    if (!continues) {
+      std::snprintf(buffer, sizeof buffer,
+                    "'utf-8' codec can't decode byte 0x%02x in position %zu: invalid continuation byte", c,
+                    i);
+      return {buffer, false};
+    }
+    if (sequence.size() < n) {
+      text = text.substr(0, i);  // cut short at the end: held back, never decoded
+      break;
+    }
+    i += n;
   }
-  return Scanner(text).run();
+  if (text.starts_with("\xEF\xBB\xBF"))
+    return {"Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)", false};
+  Scanner scanner(text);
+  auto error = scanner.run();
+  if (scanner.too_deep()) return {std::nullopt, true};
+  return {std::move(error), false};
 }
 
 }  // namespace entimg::mock::detail

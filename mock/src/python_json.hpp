@@ -7,7 +7,12 @@
 
 namespace entimg::mock::detail {
 
-/// nullopt when json.loads accepts the UTF-8 text; else Python's message, positions in code points.
-std::optional<std::string> python_json_error(std::string_view text);
+struct PythonJsonOutcome {
+  std::optional<std::string> error;  ///< Python's message, positions in code points; nullopt when accepted
+  bool too_deep = false;             ///< nested beyond Python's recursion limit (RecursionError: a 500)
+};
+
+/// What DRF's JSONParser (codecs' UTF-8 reader, then json.load) makes of a request body.
+PythonJsonOutcome python_json_check(std::string_view text);
 
 }  // namespace entimg::mock::detail

@@ -6,7 +6,9 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -15,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace entimg::mock {
 
@@ -55,6 +58,12 @@ thread_local Current current;
 // Django does, so the pre-routing handler swaps the type for a neutral one and keeps the real value here,
 // on the worker thread that goes on to read the body and answer.
 thread_local std::optional<std::string> hidden_content_type;
+
+bool iequals_ascii(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
 
 std::string address_text(const sockaddr_storage& a, int& port) {
   char text[INET6_ADDRSTRLEN] = {};
@@ -106,8 +115,10 @@ void answer(MockServer::Impl& impl, const httplib::Request& req, httplib::Respon
   request.target = req.target;
   request.headers.reserve(req.headers.size());
   for (const auto& [name, value] : req.headers)
-    request.headers.emplace_back(
-        name, hidden_content_type && name == "Content-Type" ? *hidden_content_type : value);
+    // The swapped header (cpp-httplib finds it whatever its case) gets its real value back, once.
+    request.headers.emplace_back(name, hidden_content_type && iequals_ascii(name, "Content-Type")
+                                           ? *std::exchange(hidden_content_type, std::nullopt)
+                                           : value);
   hidden_content_type.reset();
   request.server_authority = impl.options.host + ":" + std::to_string(req.local_port);
   request.body = std::move(body);
@@ -174,6 +185,13 @@ void install_handler(httplib::Server& server, MockServer::Impl& impl) {
     const bool with_body =
         req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
     hidden_content_type.reset();
+    if (!with_body && has_body(req)) {
+      // A body on GET, HEAD or OPTIONS is not read; the connection closes after the answer, so its bytes
+      // are never taken for the next request.
+      answer(impl, req, res, {});
+      res.set_header("Connection", "close");
+      return httplib::Server::HandlerResponse::Handled;
+    }
     if (with_body && has_body(req)) {
       if (req.is_multipart_form_data()) {
         auto& headers = const_cast<httplib::Request&>(req).headers;  // cpp-httplib's own object, as above
@@ -191,7 +209,9 @@ void install_handler(httplib::Server& server, MockServer::Impl& impl) {
     const std::uint64_t limit = impl.options.max_body;
     const std::string length = req.get_header_value("Content-Length");
     const bool digits = !length.empty() && length.find_first_not_of("0123456789") == std::string::npos;
-    bool too_large = digits && (length.size() > 19 || std::stoull(length) > limit);
+    const std::string significant =
+        digits ? length.substr(std::min(length.find_first_not_of('0'), length.size() - 1)) : "";
+    bool too_large = digits && (significant.size() > 19 || std::stoull(significant) > limit);
     std::string body;
     if (!too_large) {
       const bool read = content_reader([&](const char* data, std::size_t size) {

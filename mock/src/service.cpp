@@ -7,6 +7,7 @@
 #include <array>
 #include <cctype>
 
+#include "django_pages.hpp"
 #include "entimg/common/url.hpp"
 #include "list_view.hpp"
 #include "pagination.hpp"
@@ -18,14 +19,6 @@ bool iequals(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
     return (x >= 'A' && x <= 'Z' ? x - 'A' + 'a' : x) == (y >= 'A' && y <= 'Z' ? y - 'A' + 'a' : y);
   });
-}
-
-// django.views.defaults.ERROR_PAGE_TEMPLATE, as rendered without a 404.html / 400.html template.
-std::string django_error_page(std::string_view title, std::string_view details) {
-  std::string page = "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>";
-  page.append(title).append("</title>\n</head>\n<body>\n  <h1>").append(title).append("</h1><p>");
-  page.append(details).append("</p>\n</body>\n</html>\n");
-  return page;
 }
 
 HttpResponse html_page(int status, std::string body) {
@@ -177,8 +170,8 @@ HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::
   }
   const auto record = dataset.find_by_file(file);
   if (!record)
-    return html_page(404,
-                     django_error_page("Not Found", "The requested resource was not found on this server."));
+    return html_page(
+        404, detail::django_error_page("Not Found", "The requested resource was not found on this server."));
   if (auto uploaded = dataset.uploaded_bytes(file))  // an upload's own bytes, typed as its extension says
     return {200,
             record->mime_type.empty() ? "application/octet-stream" : record->mime_type,
@@ -218,7 +211,7 @@ HttpResponse Service::handle(const HttpRequest& request) const {
 
   // CommonMiddleware asks for the host first, on every path.
   const std::optional<std::string> host = request_host(request);
-  if (!host) return html_page(400, django_error_page("Bad Request (400)", ""));
+  if (!host) return detail::django_bad_request();
 
   // MEDIA_URL: each record's picture (a placeholder made for it; docs/mock.md). Only files of records
   // are served, looked up by exact path, so nothing else can be reached however the path is spelled.
@@ -234,8 +227,8 @@ HttpResponse Service::handle(const HttpRequest& request) const {
       redirect.headers.emplace_back("Location", std::move(location));
       return redirect;
     }
-    return html_page(404,
-                     django_error_page("Not Found", "The requested resource was not found on this server."));
+    return html_page(
+        404, detail::django_error_page("Not Found", "The requested resource was not found on this server."));
   }
 
   detail::ViewRequest view;

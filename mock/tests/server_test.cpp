@@ -1,6 +1,10 @@
 #include "entimg/mock/server.hpp"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -140,5 +144,41 @@ TEST_CASE("an upload through the server: 201, listed, its bytes served; a body o
       "application/json");
   if (streamed) CHECK(streamed->status == 413);  // or the connection closed while the client still sent
   CHECK(client.Get("/edw/api/entities-images/?limit=1")->status == 200);
+  server.stop();
+}
+
+TEST_CASE("a multipart upload whose header names are lower case (as Node's fetch sends them) is read",
+          "[server]") {
+  MockServer server(std::make_shared<Service>(make_generated_dataset(30, 1), User{"alice", "s3cret"}),
+                    listen_on("127.0.0.1", 0, 4));
+  server.bind();
+  server.start();
+  httplib::Client reader("127.0.0.1", server.port());
+  const auto first = nlohmann::json::parse(reader.Get("/edw/api/entities-images/?limit=1")->body);
+  const std::string entity = std::to_string(first["results"][0]["entity"].get<std::int64_t>());
+  const std::string body =
+      "--b0\r\ncontent-disposition: form-data; name=\"entity\"\r\n\r\n" + entity +
+      "\r\n--b0\r\ncontent-disposition: form-data; name=\"image\"; filename=\"x.png\"\r\n"
+      "content-type: image/png\r\n\r\n\x89PNG\r\n--b0--\r\n";
+  const std::string request =
+      "POST /edw/api/entities-images/ HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+      "authorization: Basic YWxpY2U6czNjcmV0\r\n"
+      "content-type: multipart/form-data; boundary=b0\r\ncontent-length: " +
+      std::to_string(body.size()) + "\r\nconnection: close\r\n\r\n" + body;
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(server.port()));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size()));
+  std::string answer;
+  char buffer[4096];
+  for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
+    answer.append(buffer, static_cast<std::size_t>(n));
+  ::close(fd);
+  INFO(answer);
+  CHECK(answer.starts_with("HTTP/1.1 201 Created\r\n"));
+  CHECK(answer.find("\"original_filename\":\"x.png\"") != std::string::npos);
   server.stop();
 }

@@ -6,6 +6,7 @@
 #include "entimg/mock/live_dataset.hpp"
 #include "entimg/mock/service.hpp"
 #include "multipart.hpp"
+#include "python_json.hpp"
 
 using namespace entimg::mock;
 using nlohmann::json;
@@ -59,7 +60,22 @@ TEST_CASE("multipart: fields, files by base name, skipped parts and Django's bou
   CHECK(!parsed.parts[2].filename);
   const auto cut =
       detail::parse_multipart("multipart/form-data; boundary=XyZ", body.substr(0, body.find("ignored")));
-  CHECK(cut.parts.size() == 2);  // the part cut short is dropped
+  CHECK(cut.parts.size() == 3);  // a text field cut short keeps what came
+  CHECK(cut.parts[2].data.empty());
+  const auto cut_file =
+      detail::parse_multipart("multipart/form-data; boundary=XyZ", body.substr(0, body.find("not-a")));
+  CHECK(cut_file.parts.size() == 1);  // a file cut short is dropped
+  // Django's parse_header: the last of a repeated parameter, RFC 2231 names, quotes unescaped in order.
+  CHECK(detail::header_parameter("form-data; name=\"a\"; name=\"b\"", "name") == "b");
+  CHECK(detail::header_parameter("form-data; filename*=UTF-8''%D0%A4%D0%BE%D1%82%D0%BE.jpg", "filename") ==
+        "\xD0\xA4\xD0\xBE\xD1\x82\xD0\xBE.jpg");
+  CHECK(detail::header_parameter("form-data; filename=\"a\\\\\\\"b\"", "filename") == "a\\\"b");
+  // Headers over 1024 bytes make the part raw data, skipped.
+  const auto long_headers =
+      detail::parse_multipart("multipart/form-data; boundary=XyZ",
+                              multipart_body("XyZ", {"Content-Disposition: form-data; name=\"entity\"; x=\"" +
+                                                     std::string(1100, 'x') + "\"\r\n\r\n7"}));
+  CHECK(long_headers.parts.empty());
   CHECK(detail::parse_multipart("multipart/form-data", body).error == "Invalid boundary in multipart: None");
   CHECK(detail::parse_multipart("multipart/form-data; boundary=\"a b \"", body).error ==
         "Invalid boundary in multipart: a b ");
@@ -112,4 +128,87 @@ TEST_CASE("a state directory: records survive a reopen; a cut line and a foreign
   CHECK_THROWS_WITH(LiveDataset(make_generated_dataset(9, 2), dir),
                     Catch::Contains("holds records created over another dataset"));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("JSON bodies: Python's json messages, as /usr/bin/python3 printed them for DRF's reader",
+          "[upload]") {
+  using detail::python_json_check;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {std::string("{\"a\":1}\xE2\x82"), ""},  // a sequence cut by the end is held back, never decoded
+      {"\"abc\xC3", "Unterminated string starting at: line 1 column 1 (char 0)"},
+      {"x\xE0"
+       "A",
+       "'utf-8' codec can't decode byte 0xe0 in position 1: invalid continuation byte"},
+      {"\xEF\xBB\xBF{}", "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)"},
+      {"NaN", "Out of range float values are not JSON compliant: 'NaN'"},
+      {"[-Infinity]", "Out of range float values are not JSON compliant: '-Infinity'"},
+      {"{\"a\":\xFF}", "'utf-8' codec can't decode byte 0xff in position 5: invalid start byte"},
+      {"", "Expecting value: line 1 column 1 (char 0)"},
+      {" ", "Expecting value: line 1 column 2 (char 1)"},
+      {"{\"a\" 1}", "Expecting ':' delimiter: line 1 column 6 (char 5)"},
+      {"[1,]", "Expecting value: line 1 column 4 (char 3)"},
+      {"{\"a\":1,}", "Expecting property name enclosed in double quotes: line 1 column 8 (char 7)"},
+      {"\"\\x\"", "Invalid \\escape: line 1 column 2 (char 1)"},
+      {"\"a\nb\"", "Invalid control character at: line 1 column 3 (char 2)"},
+      {"01", "Extra data: line 1 column 2 (char 1)"},
+      {"{\"a\":[1,2", "Expecting ',' delimiter: line 1 column 10 (char 9)"},
+      {"\xED\xA0\x80", "'utf-8' codec can't decode byte 0xed in position 0: invalid continuation byte"},
+      {"{\"entity\": 7, \"image\": null}", ""},
+  };
+  for (const auto& [body, message] : cases) {
+    INFO(body);
+    CHECK(python_json_check(body).error.value_or("") == message);
+  }
+  // Nesting past Python's recursion limit is a RecursionError (DRF answers 500), never a crash here.
+  CHECK(python_json_check(std::string(200000, '[')).too_deep);
+  CHECK(!python_json_check(std::string(500, '[') + std::string(500, ']')).too_deep);
+}
+
+TEST_CASE("uploads as DRF and Django read them: parser choice, nested quirks, names Django refuses",
+          "[upload]") {
+  const Service service(make_generated_dataset(40, 5), User{"alice", "s3cret"});
+  HttpRequest probe{"GET", "/edw/api/entities-images/?limit=1", {{"Host", "t"}}, "127.0.0.1:8000", {}};
+  const std::string entity = nlohmann::json::parse(service.handle(probe).body)["results"][0]["entity"].dump();
+  const auto post = [&](std::string target, std::string type, std::string body) {
+    std::vector<std::pair<std::string, std::string>> headers = {
+        {"Host", "t"},
+        {"Authorization", "Basic YWxpY2U6czNjcmV0"},
+        {"Content-Length", std::to_string(body.size())}};
+    if (!type.empty()) headers.emplace_back("Content-Type", type);
+    return service.handle(
+        HttpRequest{"POST", std::move(target), std::move(headers), "127.0.0.1:8000", std::move(body)});
+  };
+  const auto form = [&](const std::string& filename) {
+    return "--q\r\nContent-Disposition: form-data; name=\"entity\"\r\n\r\n" + entity +
+           "\r\n--q\r\nContent-Disposition: form-data; name=\"image\"; filename=\"" + filename +
+           "\"\r\n\r\nbytes\r\n--q--\r\n";
+  };
+  // DRF compares media types without case, with wildcards; Django's multipart parser then wants "multipart/".
+  CHECK(post("/edw/api/entities-images/", "Multipart/Form-Data; boundary=q", form("a.png")).body ==
+        R"({"detail":"Multipart form parse error - Invalid Content-Type: Multipart/Form-Data; boundary=q"})");
+  CHECK(post("/edw/api/entities-images/", "*/*", "{}").body ==
+        R"({"image":["No file was submitted."],"entity":["This field is required."]})");
+  CHECK(post("/edw/api/entities-images/", "Application/JSON", "[1]").body ==
+        R"({"non_field_errors":["Invalid data. Expected a dictionary, but got list."]})");
+  CHECK(post("/edw/api/entities-images/", "multipart/form-data; boundary=q", form("a.png")).status == 201);
+  // A name Django's get_valid_filename leaves nothing of: SuspiciousFileOperation, Django's 400 page.
+  const auto refused = post("/edw/api/entities-images/", "multipart/form-data; boundary=q", form("!!!"));
+  CHECK(refused.status == 400);
+  CHECK(refused.body.find("Bad Request (400)") != std::string::npos);
+  // The nested route: no body gives {} and the entity from the URL; a form body's QueryDict cannot take it.
+  const std::string nested = "/edw/api/entities/" + entity + "/images/";
+  CHECK(service
+            .handle(HttpRequest{"POST",
+                                nested,
+                                {{"Host", "t"}, {"Authorization", "Basic YWxpY2U6czNjcmV0"}},
+                                "127.0.0.1:8000",
+                                {}})
+            .body == R"({"image":["No file was submitted."]})");
+  CHECK(post(nested, "multipart/form-data; boundary=q",
+             "--q\r\nContent-Disposition: form-data; name=\"order\"\r\n\r\n1\r\n--q--\r\n")
+            .status == 500);
+  // JSON numbers as ids: int() truncates a float; one beyond 64 bits names no entity (and is no crash).
+  CHECK(
+      post("/edw/api/entities-images/", "application/json", R"({"entity": 1e300})").body ==
+      R"({"image":["No file was submitted."],"entity":["Invalid pk \"1e+300\" - object does not exist."]})");
 }

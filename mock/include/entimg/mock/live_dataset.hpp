@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <shared_mutex>
@@ -65,17 +66,21 @@ class LiveDataset final : public Dataset {
 
  private:
   void load_state();
+  void append_line(const std::string& line);                                // under write_mutex_
   std::vector<const Record*> created_in(const Selection& selection) const;  // under a shared lock
   std::uint64_t base_rank(const Selection& selection, std::int64_t order) const;
 
   std::shared_ptr<const Dataset> base_;
   std::optional<std::filesystem::path> state_dir_;
-  mutable std::shared_mutex mutex_;
-  std::vector<Record> created_;                                // sorted by (order, id)
+  mutable std::shared_mutex mutex_;  // readers shared; the insert of a new record exclusive
+  std::mutex write_mutex_;           // one upload stored at a time
+  std::vector<Record> created_;      // sorted by (order, id)
   std::unordered_map<std::string, std::string> memory_files_;  // file -> bytes, without a state dir
   std::int64_t last_id_ = 0;
   std::mt19937_64 uuid_rng_;
   std::size_t dropped_ = 0;
+  std::uint64_t log_size_ = 0;  // bytes of records.jsonl that hold whole, good lines
+  bool broken_ = false;         // a failed append could not be undone: no more writes
 };
 
 }  // namespace entimg::mock
