@@ -481,6 +481,13 @@ std::string_view select_parser(std::string_view content_type) {
   return {};
 }
 
+// A Python int that fits 64 bits signed; nullopt beyond.
+std::optional<std::int64_t> as_int64(const PyInt& n) {
+  if (n.magnitude > BigUint(static_cast<std::uint64_t>(INT64_MAX))) return std::nullopt;
+  const auto m = static_cast<std::int64_t>(n.magnitude.saturated());
+  return n.negative ? -m : m;
+}
+
 // DRF's IntegerField.to_internal_value: int() of str(value) after dropping a ".0" tail; then the model
 // column's bounds as Django derives them from a deployment's database (reference §1.6: order is a
 // SmallIntegerField, key an IntegerField).
@@ -511,9 +518,8 @@ IntegerOutcome integer_field(const DataValue& v, std::int64_t min, std::int64_t 
   }
   const auto parsed = parse_python_int(text);
   if (!parsed) return {{}, "A valid integer is required."};
-  const bool beyond = parsed->magnitude > BigUint(static_cast<std::uint64_t>(INT64_MAX));
-  const auto m = beyond ? 0 : static_cast<std::int64_t>(parsed->magnitude.saturated());
-  return bounded(parsed->negative && (beyond || m != 0), beyond, parsed->negative ? -m : m);
+  const std::optional<std::int64_t> n = as_int64(*parsed);
+  return bounded(parsed->negative && (!n || *n != 0), !n, n.value_or(0));
 }
 
 // CreateModelMixin.create with edw's serializer (reference §3.6): fields validated in the serializer's
@@ -624,9 +630,8 @@ HttpResponse create(LiveDataset& dataset, const ViewRequest& request, std::strin
       pk = std::nullopt;  // int() of it names no entity
     } else if (const auto parsed = parse_python_int(e.text); !parsed) {
       wrong_type = true;
-    } else if (parsed->magnitude <= BigUint(static_cast<std::uint64_t>(INT64_MAX))) {
-      const auto m = static_cast<std::int64_t>(parsed->magnitude.saturated());
-      pk = parsed->negative ? -m : m;
+    } else {
+      pk = as_int64(*parsed);
     }
     if (wrong_type)
       errors.emplace_back("entity", "Incorrect type. Expected pk value, received str.");
@@ -735,8 +740,8 @@ HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request, s
                         prelude.indent, kDetailAllow);
   // get_object(): the pk as Django's IntegerField reads it (Python's int()); anything else is 404.
   std::optional<Record> record;
-  if (const auto n = parse_python_int(pk); n && !n->negative && n->magnitude <= BigUint(INT64_MAX))
-    record = dataset.find_by_id(static_cast<std::int64_t>(n->magnitude.saturated()));
+  if (const auto n = parse_python_int(pk); n && !n->negative)
+    if (const auto id = as_int64(*n)) record = dataset.find_by_id(*id);
   if (!record) return detail_error(404, "Not found.", prelude.indent, kDetailAllow);
   std::string body, scratch;
   JsonWriter w(body, prelude.indent);
