@@ -1,6 +1,7 @@
 // entimg-validate-bench: records/s of SchemaValidator::is_valid on one thread, over a JSON array of image
-// records, record by record and as pages of 1000. bench/validate_ajv.js measures ajv the same way on the
-// same file; bench/validate.sh runs both and prints the ratio (docs/bench.md).
+// records, record by record (from nlohmann::json and from simdjson's DOM) and as pages of 1000.
+// bench/validate_ajv.js measures ajv the same way on the same file; bench/validate.sh runs both and prints
+// the ratio (docs/bench.md).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include <simdjson.h>
 #include <nlohmann/json.hpp>
 
 #include "entimg/common/schema.hpp"
@@ -93,12 +95,27 @@ std::vector<json> build_pages(const json& records) {
   return pages;
 }
 
+// The records as simdjson's DOM, which lives as long as `parser`. Parsed once, as the nlohmann ones are,
+// so only is_valid is timed.
+std::vector<simdjson::dom::element> read_records(const std::string& file, simdjson::dom::parser& parser) {
+  simdjson::dom::array records;
+  if (const auto error = parser.load(file).get_array().get(records); error != simdjson::SUCCESS)
+    throw std::runtime_error(file +
+                             ": simdjson cannot read it as an array: " + simdjson::error_message(error));
+  std::vector<simdjson::dom::element> out;
+  out.reserve(records.size());
+  for (const simdjson::dom::element record : records)
+    out.push_back(record);
+  return out;
+}
+
 // Validates docs round robin for about `seconds`, after one untimed pass that warms caches and gives
 // the verdict; records_in[i] is how many records docs[i] holds.
-Measured measure(const SchemaValidator& validator, std::span<const json> docs,
+template <typename Document>
+Measured measure(const SchemaValidator& validator, std::span<const Document> docs,
                  std::span<const std::size_t> records_in, double seconds) {
   Measured m;
-  for (const json& doc : docs)
+  for (const Document& doc : docs)
     m.all_valid = validator.is_valid(doc) && m.all_valid;
 
   const auto budget = std::chrono::duration<double>(seconds);
@@ -143,17 +160,27 @@ int main(int argc, char** argv) {
 
     const std::vector<json>& record_list = records.get_ref<const json::array_t&>();
     const std::vector<std::size_t> ones(record_list.size(), 1);
-    const Measured per_record = measure(record_schema, record_list, ones, args.seconds);
+    const Measured per_record = measure<json>(record_schema, record_list, ones, args.seconds);
     std::cout << "ours: " << std::llround(per_record.records_per_s) << " records/s (" << records.size()
               << " records, all valid: " << yes_no(per_record.all_valid) << ")" << std::endl;
 
     std::vector<std::size_t> page_sizes;
     for (const json& page : pages)
       page_sizes.push_back(page["results"].size());
-    const Measured per_page = measure(page_schema, pages, page_sizes, args.seconds);
+    const Measured per_page = measure<json>(page_schema, pages, page_sizes, args.seconds);
     std::cout << "ours via pages: " << std::llround(per_page.records_per_s) << " records/s (" << pages.size()
               << " pages of up to " << kPageSize << " records, all valid: " << yes_no(per_page.all_valid)
               << ")" << std::endl;
+
+    simdjson::dom::parser parser;
+    const std::vector<simdjson::dom::element> elements = read_records(args.file, parser);
+    if (elements.size() != ones.size())
+      throw std::runtime_error(args.file + ": simdjson and nlohmann read different numbers of records");
+    const Measured per_element = measure<simdjson::dom::element>(record_schema, elements, ones, args.seconds);
+    std::cout << "ours via simdjson: " << std::llround(per_element.records_per_s) << " records/s ("
+              << elements.size()
+              << " records as simdjson DOM elements, all valid: " << yes_no(per_element.all_valid) << ")"
+              << std::endl;
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "entimg-validate-bench: error: " << e.what() << "\n";

@@ -11,7 +11,8 @@
 #include "ecma_regex.hpp"
 
 // Without this valijson reports schema problems by printing and calling abort(). Only this file includes
-// valijson, so the setting cannot differ between translation units.
+// valijson (simdjson_adapter.hpp checks that it is set), so the setting cannot differ between translation
+// units.
 #ifndef VALIJSON_USE_EXCEPTIONS
 #define VALIJSON_USE_EXCEPTIONS 1
 #endif
@@ -37,6 +38,8 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
+
+#include "simdjson_adapter.hpp"
 
 namespace entimg::common {
 
@@ -237,6 +240,18 @@ nlohmann::json follow_root_refs(nlohmann::json root, const std::filesystem::path
 valijson::Validator& thread_validator() {
   thread_local valijson::Validator validator(valijson::Validator::kStrongTypes);
   return validator;
+}
+
+// The fast path of both is_valid overloads. valijson's `format` check casts the value to a string before
+// looking at its type, and throws on an array or object there; such a document breaks `type` anyway, so it
+// is not valid.
+template <typename Adapter>
+bool conforms(const valijson::Schema& schema, const Adapter& target) {
+  try {
+    return thread_validator().validate(schema, target, nullptr);
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 // A schema object and the document its local "#/..." references point into.
@@ -453,14 +468,11 @@ SchemaValidator SchemaValidator::from_file(const std::filesystem::path& schema_f
 }
 
 bool SchemaValidator::is_valid(const nlohmann::json& doc) const {
-  const valijson::adapters::NlohmannJsonAdapter target(doc);
-  // valijson's `format` check casts the value to a string before looking at its type, and throws
-  // on an array or object there; such a document breaks `type` anyway, so it is not valid.
-  try {
-    return thread_validator().validate(impl_->schema, target, nullptr);
-  } catch (const std::exception&) {
-    return false;
-  }
+  return conforms(impl_->schema, valijson::adapters::NlohmannJsonAdapter(doc));
+}
+
+bool SchemaValidator::is_valid(const simdjson::dom::element& doc) const {
+  return conforms(impl_->schema, detail::SimdjsonAdapter(doc));
 }
 
 std::vector<SchemaError> SchemaValidator::validate(const nlohmann::json& doc) const {

@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <simdjson.h>
 #include <catch2/catch.hpp>
 
 namespace fs = std::filesystem;
@@ -107,6 +108,30 @@ void check_suite(const std::string& suite, const std::string& schema_file) {
   CHECK(pointers.size() == invalid_count);  // no stale entries
 }
 
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  REQUIRE(in);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// is_valid on simdjson's DOM of text; the text must be JSON simdjson reads.
+bool simdjson_verdict(const SchemaValidator& validator, const std::string& text) {
+  simdjson::dom::parser parser;
+  const auto doc = parser.parse(text);
+  INFO("simdjson: " << simdjson::error_message(doc.error()));
+  REQUIRE(doc.error() == simdjson::SUCCESS);
+  return validator.is_valid(doc.value_unsafe());
+}
+
+// Checks that valijson gives text the same verdict through simdjson's DOM as through nlohmann's, and that
+// this verdict is `expected`.
+void check_verdict(const SchemaValidator& validator, const std::string& text, bool expected) {
+  INFO(validator.source().filename().string() << " on " << text);
+  const bool through_nlohmann = validator.is_valid(json::parse(text));
+  CHECK(simdjson_verdict(validator, text) == through_nlohmann);
+  CHECK(through_nlohmann == expected);
+}
+
 }  // namespace
 
 TEST_CASE("schema_dir finds the schema files, and the environment overrides it", "[schema]") {
@@ -125,6 +150,187 @@ TEST_CASE("every record case gets the verdict of its folder", "[schema]") {
 
 TEST_CASE("every page case gets the verdict of its folder", "[schema]") {
   check_suite("page", "page.schema.json");
+}
+
+TEST_CASE("every case gets the same verdict through simdjson's DOM as through nlohmann's", "[schema]") {
+  for (const auto& [suite, schema_file] :
+       {std::pair<std::string, std::string>("record", "image-record.schema.json"),
+        std::pair<std::string, std::string>("page", "page.schema.json")}) {
+    const auto validator = SchemaValidator::from_file(entimg::common::schema_dir() / schema_file);
+    for (const std::string verdict : {"valid", "invalid"}) {
+      for (const auto& file : case_files(suite, verdict))
+        check_verdict(validator, read_text(file), verdict == "valid");
+    }
+  }
+}
+
+// The texts below parse alike in simdjson and nlohmann: 1.0 and 1e2 are doubles in both, 1 and -0
+// integers (-0 is int64 to simdjson, a signed integer to nlohmann). They part on integers beyond 64 bits
+// (simdjson refuses the text, nlohmann reads a double; callers fall back to nlohmann) and on repeated keys
+// (see "simdjson's DOM finds members whatever their order").
+TEST_CASE("simdjson's DOM and nlohmann's agree on numbers", "[schema]") {
+  ScratchDir dir("simdjson-numbers");
+  const auto integer = SchemaValidator::from_file(dir.write("i.schema.json", R"({"type": "integer"})"));
+  for (const char* text : {"1", "-1", "0", "-0", "9223372036854775807", "9223372036854775808",
+                           "18446744073709551615", "-9223372036854775808"})
+    check_verdict(integer, text, true);
+  // Strong types: a number written with a fraction or an exponent is a double, even 1.0.
+  for (const char* text : {"1.0", "-0.0", "1e2", "1E0", "0.5", "\"1\"", "true", "null", "[1]", "{}"})
+    check_verdict(integer, text, false);
+
+  const auto number = SchemaValidator::from_file(dir.write("n.schema.json", R"({"type": "number"})"));
+  for (const char* text : {"1", "1.0", "-0", "1.5e-400", "1e308", "18446744073709551615"})
+    check_verdict(number, text, true);
+  check_verdict(number, "\"1\"", false);
+
+  // valijson reads integers as int64_t, and nlohmann's adapter casts an unsigned one, so above INT64_MAX
+  // it wraps negative: 18446744073709551615 is -1 to valijson, below a minimum of 0.
+  const auto natural =
+      SchemaValidator::from_file(dir.write("nat.schema.json", R"({"type": "integer", "minimum": 0})"));
+  check_verdict(natural, "9223372036854775807", true);
+  check_verdict(natural, "9223372036854775808", false);
+  check_verdict(natural, "18446744073709551615", false);
+  check_verdict(natural, "-1", false);
+  const auto negative = SchemaValidator::from_file(
+      dir.write("neg.schema.json", R"({"type": "integer", "minimum": -9223372036854775808, "maximum": -1})"));
+  check_verdict(negative, "-9223372036854775808", true);
+  check_verdict(negative, "18446744073709551615", true);  // as -1, see above
+  check_verdict(negative, "-1.0", false);
+  check_verdict(negative, "0", false);
+  const auto bounded = SchemaValidator::from_file(
+      dir.write("b.schema.json", R"({"type": "number", "exclusiveMinimum": 0.5, "maximum": 2})"));
+  check_verdict(bounded, "1", true);
+  check_verdict(bounded, "2.0", true);
+  check_verdict(bounded, "0.5", false);
+  check_verdict(bounded, "2.5", false);
+  const auto multiple =
+      SchemaValidator::from_file(dir.write("m.schema.json", R"({"type": "integer", "multipleOf": 3})"));
+  check_verdict(multiple, "9", true);
+  check_verdict(multiple, "10", false);
+}
+
+TEST_CASE("simdjson's DOM and nlohmann's agree on strings, booleans and null", "[schema]") {
+  ScratchDir dir("simdjson-strings");
+  // maxLength counts code points: e-acute, euro and an emoji are 2, 3 and 4 bytes of UTF-8.
+  const auto short_string = SchemaValidator::from_file(
+      dir.write("s.schema.json", R"({"type": "string", "minLength": 2, "maxLength": 3})"));
+  check_verdict(short_string, "\"ab\"", true);
+  check_verdict(short_string, "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", true);
+  check_verdict(short_string, "\"\\u00e9\\u20ac\\ud83d\\ude00\"", true);
+  check_verdict(short_string, "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80x\"", false);
+  check_verdict(short_string, "\"abcd\"", false);
+  check_verdict(short_string, "\"a\"", false);
+  check_verdict(short_string, "12", false);
+  check_verdict(short_string, "[\"ab\"]", false);
+  // An escaped NUL is part of the string: the pattern sees "d" after it. (valijson's maxLength counts only
+  // up to the first NUL, through either adapter.)
+  const auto patterned = SchemaValidator::from_file(
+      dir.write("p.schema.json", R"({"type": "string", "maxLength": 10, "pattern": "^a[^x]*d$"})"));
+  check_verdict(patterned, "\"a\\u0000d\"", true);
+  check_verdict(patterned, "\"abcd\"", true);
+  check_verdict(patterned, "\"abc\"", false);
+  std::string eleven = "\"a";  // 11 code points, 20 bytes
+  for (int i = 0; i < 9; ++i)
+    eleven += "\xc3\xa9";
+  check_verdict(patterned, eleven + "d\"", false);
+
+  const auto flag = SchemaValidator::from_file(dir.write("f.schema.json", R"({"type": "boolean"})"));
+  check_verdict(flag, "true", true);
+  check_verdict(flag, "false", true);
+  check_verdict(flag, "\"true\"", false);
+  check_verdict(flag, "0", false);
+  const auto nothing =
+      SchemaValidator::from_file(dir.write("z.schema.json", R"({"type": ["null", "integer"]})"));
+  check_verdict(nothing, "null", true);
+  check_verdict(nothing, "\"\"", false);
+  check_verdict(nothing, "{}", false);
+  check_verdict(nothing, "[]", false);
+  const auto choice = SchemaValidator::from_file(
+      dir.write("e.schema.json", R"({"enum": ["a", 1, 2.5, null, true, [1, "x"], {"k": [null]}]})"));
+  for (const char* text : {"\"a\"", "1", "2.5", "null", "true", "[1, \"x\"]", "{\"k\": [null]}"})
+    check_verdict(choice, text, true);
+  for (const char* text : {"\"b\"", "2", "false", "[\"x\", 1]", "{\"k\": []}", "{\"k\": [null], \"j\": 1}"})
+    check_verdict(choice, text, false);
+}
+
+TEST_CASE("simdjson's DOM and nlohmann's agree on arrays and objects", "[schema]") {
+  ScratchDir dir("simdjson-containers");
+  const auto nested = SchemaValidator::from_file(dir.write("n.schema.json", R"({
+    "type": "array",
+    "items": {"type": "array", "items": {"type": "object", "required": ["x"],
+                                         "properties": {"x": {"type": "integer"}},
+                                         "additionalProperties": {"type": "string"}}}
+  })"));
+  check_verdict(nested, "[]", true);
+  check_verdict(nested, "[[], [{\"x\": 1}]]", true);
+  check_verdict(nested, "[[{\"y\": \"a\", \"x\": -2}, {\"x\": 3}]]", true);
+  check_verdict(nested, "[[{\"x\": 1}], [{\"x\": 1.0}]]", false);
+  check_verdict(nested, "[[{\"x\": 1, \"y\": 2}]]", false);
+  check_verdict(nested, "[[{\"y\": \"a\"}]]", false);
+  check_verdict(nested, "[[{}]]", false);
+  check_verdict(nested, "[{}]", false);
+  check_verdict(nested, "[[[]]]", false);
+  check_verdict(nested, "{}", false);
+
+  const auto empty_object = SchemaValidator::from_file(dir.write(
+      "eo.schema.json", R"({"type": "object", "maxProperties": 0, "additionalProperties": false})"));
+  check_verdict(empty_object, "{}", true);
+  check_verdict(empty_object, "[]", false);
+  check_verdict(empty_object, "{\"a\": null}", false);
+  const auto empty_array =
+      SchemaValidator::from_file(dir.write("ea.schema.json", R"({"type": "array", "maxItems": 0})"));
+  check_verdict(empty_array, "[]", true);
+  check_verdict(empty_array, "{}", false);
+  check_verdict(empty_array, "[[]]", false);
+  const auto some = SchemaValidator::from_file(
+      dir.write("s.schema.json", R"({"type": ["array", "object"], "minItems": 2, "minProperties": 2})"));
+  check_verdict(some, "[1, 2]", true);
+  check_verdict(some, "{\"a\": 1, \"b\": 2}", true);
+  check_verdict(some, "[1]", false);
+  check_verdict(some, "{\"a\": 1}", false);
+  const auto unique = SchemaValidator::from_file(dir.write("u.schema.json", R"({"uniqueItems": true})"));
+  check_verdict(unique, "[1, 2, \"1\", [1], {\"a\": 1}, {\"a\": 2}]", true);
+  check_verdict(unique, "[1, 2, 1]", false);
+  check_verdict(unique, "[1, 1.0]", false);  // equal as numbers
+  check_verdict(unique, "[[1, {}], [1, {}]]", false);
+  check_verdict(unique, "[{\"a\": 1, \"b\": 2}, {\"b\": 2, \"a\": 1}]", false);
+  const auto tuple = SchemaValidator::from_file(dir.write(
+      "t.schema.json",
+      R"({"items": [{"type": "integer"}, {"type": "string"}], "additionalItems": {"type": "null"}})"));
+  check_verdict(tuple, "[1, \"a\", null, null]", true);
+  check_verdict(tuple, "[1, \"a\", null, 2]", false);
+  check_verdict(tuple, "[\"a\", 1]", false);
+}
+
+TEST_CASE("simdjson's DOM finds members whatever their order", "[schema]") {
+  ScratchDir dir("simdjson-keys");
+  const auto ordered = SchemaValidator::from_file(dir.write("o.schema.json", R"({
+    "type": "object", "required": ["a", "b", "c"], "additionalProperties": false,
+    "properties": {"a": {"type": "integer"}, "b": {"type": "string"}, "c": {"type": "null"}},
+    "dependencies": {"b": ["c"]}
+  })"));
+  check_verdict(ordered, R"({"a": 1, "b": "x", "c": null})", true);
+  check_verdict(ordered, R"({"c": null, "b": "x", "a": 1})", true);
+  check_verdict(ordered, R"({"c": null, "b": "x", "a": "1"})", false);
+  check_verdict(ordered, R"({"c": null, "a": 1})", false);
+  check_verdict(ordered, R"({"c": null, "b": "x", "a": 1, "d": 0})", false);
+  check_verdict(ordered, R"({"aa": "1", "c": null, "b": "x", "a": 1})", false);
+  check_verdict(ordered, R"({"c": null, "b": "x", "A": 1})", false);
+  const auto record = SchemaValidator::from_file(entimg::common::schema_dir() / "image-record.schema.json");
+  const json typical = read_json(kCases / "record" / "valid" / "typical.json");
+  std::string reversed;  // the members in reverse alphabetical order (nlohmann iterates them sorted)
+  for (const auto& [key, value] : typical.items())
+    reversed = json(key).dump() + ":" + value.dump() + (reversed.empty() ? "" : ",") + reversed;
+  check_verdict(record, "{" + reversed + "}", true);
+
+  // Repeated keys are where the two part: nlohmann's parser keeps the last member, simdjson's DOM every
+  // one, and the adapter shows valijson the DOM as it is (callers take such texts through nlohmann).
+  const auto map = SchemaValidator::from_file(dir.write("m.schema.json", R"({
+    "type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": {"type": "string"}
+  })"));
+  const std::string repeated = R"({"a": "x", "b": 1, "a": 1, "b": "y"})";
+  CHECK(map.is_valid(json::parse(repeated)));
+  CHECK_FALSE(simdjson_verdict(map, repeated));
 }
 
 TEST_CASE("errors say where, what was expected and what came", "[schema]") {
@@ -256,6 +462,8 @@ TEST_CASE("a container where a format-annotated string belongs is invalid, never
   nlohmann::json bad_page = nlohmann::json::parse(R"({"count":0,"next":{},"previous":null,"results":[]})");
   CHECK_FALSE(record.is_valid(bad_record));
   CHECK_FALSE(page.is_valid(bad_page));
+  CHECK_FALSE(simdjson_verdict(record, bad_record.dump()));
+  CHECK_FALSE(simdjson_verdict(page, bad_page.dump()));
   CHECK_NOTHROW(record.validate(bad_record));
   CHECK_NOTHROW(page.validate(bad_page));
   CHECK_FALSE(record.validate(bad_record).empty());

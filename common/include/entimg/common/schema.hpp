@@ -1,12 +1,16 @@
 #pragma once
-// JSON Schema (draft-07) validation of nlohmann::json documents, over valijson. The schemas themselves
-// (schema/*.schema.json) are data; see docs/schema.md.
+// JSON Schema (draft-07) validation of nlohmann::json documents, and of simdjson DOM elements on the fast
+// path, over valijson. The schemas themselves (schema/*.schema.json) are data; see docs/schema.md.
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+namespace simdjson::dom {
+class element;
+}  // namespace simdjson::dom
 
 namespace entimg::common {
 
@@ -25,6 +29,12 @@ class SchemaValidator {
 
   /// True when doc conforms; stops at the first violation and collects nothing (the fast path).
   bool is_valid(const nlohmann::json& doc) const;
+
+  /// The verdict is_valid gives the nlohmann::json of the same text, read from simdjson's DOM without a
+  /// copy. Texts simdjson reads otherwise need nlohmann::json::parse and the overload above: integers
+  /// beyond 64 bits (simdjson refuses them) and repeated keys (the DOM keeps every member, nlohmann the
+  /// last). To explain a rejection, validate the nlohmann::json.
+  bool is_valid(const simdjson::dom::element& doc) const;
 
   /// Every violation found (valijson's "failed to validate item/property" wrappers left out); empty when
   /// doc conforms. Slower than is_valid: use it to explain a document is_valid rejected.

@@ -1,0 +1,14 @@
+#pragma once
+// simdjson's DOM, which the suite reads pages into, as nlohmann::json for the places that build, edit or
+// compare whole values (messages, snapshots, valijson's frozen values).
+#include <simdjson.h>
+#include <nlohmann/json.hpp>
+
+namespace entimg::common {
+
+/// The value as nlohmann::json::parse would have made it: integers written without a sign are
+/// unsigned, other integers signed, the rest doubles; of repeated keys the last one wins.
+nlohmann::json to_nlohmann(simdjson::dom::element value);
+nlohmann::json to_nlohmann(simdjson::dom::array values);
+
+}  // namespace entimg::common
