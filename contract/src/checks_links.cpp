@@ -4,11 +4,13 @@
 
 #include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
+#include "json_parse.hpp"
 
 namespace entimg::contract {
 namespace {
 
 using detail::Json;
+using NJson = nlohmann::json;
 using detail::quote;
 
 std::string window_text(const Page& page) {
@@ -25,10 +27,15 @@ std::string offsets_text(const std::vector<std::string>& offsets) {
   return out;
 }
 
-// The link member when it is null or a string; nullptr otherwise (page_schema reports the rest).
-const Json* link_member(const Json& body, const char* key) {
-  const Json* link = detail::member(body, key);
-  return link != nullptr && (link->is_null() || link->is_string()) ? link : nullptr;
+// The link member when it is null or a string; nullopt otherwise (page_schema reports the rest).
+std::optional<Json> link_member(Json body, const char* key) {
+  const auto link = detail::member(body, key);
+  return link && (link->is_null() || link->is_string()) ? link : std::nullopt;
+}
+
+// The text of a link link_member returned (null: "").
+std::string_view link_text(Json link) {
+  return link.is_string() ? link.get_string().value_unsafe() : std::string_view{};
 }
 
 // The path of a request URL (absolute or origin-relative), percent-decoded.
@@ -104,7 +111,7 @@ std::string link_parameter_problem(const detail::Link& link, const std::vector<s
 }
 
 // A link reduced to what format_json_same compares: origin, decoded path, parameters but format.
-std::string comparable_link(const std::string& url) {
+std::string comparable_link(std::string_view url) {
   const detail::Link link = detail::parse_link(url);
   std::string out =
       detail::normalised_origin(url).value_or("?") + common::percent_decode(link.parts.path, false);
@@ -119,9 +126,9 @@ std::string comparable_link(const std::string& url) {
 
 // Descends both values to their first difference (a few levels, iteratively), extending pointer;
 // returns "x vs y" there.
-std::string first_difference(const Json& x_in, const Json& y_in, std::string& pointer) {
-  const Json* x = &x_in;
-  const Json* y = &y_in;
+std::string first_difference(const NJson& x_in, const NJson& y_in, std::string& pointer) {
+  const NJson* x = &x_in;
+  const NJson* y = &y_in;
   for (int depth = 0; depth < 8; ++depth) {
     if (x->is_array() && y->is_array()) {
       std::size_t i = 0;
@@ -132,14 +139,14 @@ std::string first_difference(const Json& x_in, const Json& y_in, std::string& po
       x = &(*x)[i];
       y = &(*y)[i];
     } else if (x->is_object() && y->is_object()) {
-      const Json* next_x = nullptr;
-      const Json* next_y = nullptr;
+      const NJson* next_x = nullptr;
+      const NJson* next_y = nullptr;
       for (auto it = x->begin(); it != x->end() && next_x == nullptr; ++it) {
-        const Json* other = detail::member(*y, it.key());
-        if (other != nullptr && *other != *it) {
+        const auto other = y->find(it.key());
+        if (other != y->end() && *other != *it) {
           pointer += "/" + detail::pointer_token(it.key());
           next_x = &*it;
-          next_y = other;
+          next_y = &*other;
         }
       }
       if (next_x == nullptr) break;  // the key sets differ
@@ -157,11 +164,11 @@ std::string first_difference(const Json& x_in, const Json& y_in, std::string& po
 /// "next is null exactly when offset + limit ≥ count, else its offset is offset + limit" (spec §2.2
 /// rule 2, §4.1 rule 2; reference §2.3 C3 / DRF pagination.py get_next_link).
 void next_link_offset(const CheckContext&, const Page& page, Findings& findings) {
-  const Json* body = detail::body_object(page);
-  if (body == nullptr) return;
+  const auto body = detail::body_object(page);
+  if (!body) return;
   const auto count = detail::as_count(detail::member(*body, "count"));
-  const Json* next = link_member(*body, "next");
-  if (!count || next == nullptr) return;
+  const auto next = link_member(*body, "next");
+  if (!count || !next) return;
   const std::uint64_t limit = page.effective_limit, offset = page.effective_offset;
   const bool last = limit >= *count || offset >= *count - limit;  // offset + limit >= count, without overflow
   const std::string sum = detail::add_decimal(offset, limit);
@@ -169,13 +176,11 @@ void next_link_offset(const CheckContext&, const Page& page, Findings& findings)
   std::string problem;
   if (last) {
     if (!next->is_null())
-      problem = "expected next null as offset + limit ≥ count" + where + ", got " +
-                quote(next->get_ref<const std::string&>());
+      problem = "expected next null as offset + limit ≥ count" + where + ", got " + quote(link_text(*next));
   } else if (next->is_null()) {
     problem = "expected next with offset=" + sum + " as offset + limit < count" + where + ", got null";
   } else {
-    const auto offsets =
-        detail::values_of(detail::parse_link(next->get_ref<const std::string&>()).params, "offset");
+    const auto offsets = detail::values_of(detail::parse_link(link_text(*next)).params, "offset");
     if (offsets.size() != 1 || !detail::is_decimal_equal(offsets[0], sum))
       problem = "expected next to carry offset=" + sum + where + ", got " + offsets_text(offsets);
   }
@@ -189,22 +194,21 @@ void next_link_offset(const CheckContext&, const Page& page, Findings& findings)
 /// "previous is null exactly when offset ≤ 0, else its offset is offset − limit" (spec §2.2 rule 2);
 /// where offset − limit ≤ 0 DRF drops the offset (reference §2.3 C4), the spec would say 0: both pass.
 void previous_link_offset(const CheckContext&, const Page& page, Findings& findings) {
-  const Json* body = detail::body_object(page);
-  if (body == nullptr) return;
-  const Json* previous = link_member(*body, "previous");
-  if (previous == nullptr) return;
+  const auto body = detail::body_object(page);
+  if (!body) return;
+  const auto previous = link_member(*body, "previous");
+  if (!previous) return;
   const std::uint64_t limit = page.effective_limit, offset = page.effective_offset;
   const std::string where = " (" + window_text(page) + ")";
   std::string problem;
   if (offset == 0) {
     if (!previous->is_null())
-      problem = "expected previous null on a page at offset 0" + where + ", got " +
-                quote(previous->get_ref<const std::string&>());
+      problem =
+          "expected previous null on a page at offset 0" + where + ", got " + quote(link_text(*previous));
   } else if (previous->is_null()) {
     problem = "expected a previous link as offset > 0" + where + ", got null";
   } else {
-    const auto offsets =
-        detail::values_of(detail::parse_link(previous->get_ref<const std::string&>()).params, "offset");
+    const auto offsets = detail::values_of(detail::parse_link(link_text(*previous)).params, "offset");
     if (offset <= limit) {
       if (offsets.empty()) {
         findings.note("previous_link_offset", "previous drops offset when offset-limit <= 0 (DRF)");
@@ -233,15 +237,15 @@ void previous_link_offset(const CheckContext&, const Page& page, Findings& findi
 /// (spec §2.2 rule 1): absolute, the request's path, limit = the effective limit, every other sent
 /// parameter kept (reference §2.4: sorted and re-encoded, so parameters are compared parsed).
 void links_keep_parameters(const CheckContext& context, const Page& page, Findings& findings) {
-  const Json* body = detail::body_object(page);
-  if (body == nullptr) return;
+  const auto body = detail::body_object(page);
+  if (!body) return;
   std::vector<std::string> paths;
   ParamList sent;
   bool prepared = false;
   for (const char* key : {"next", "previous"}) {
-    const Json* link = detail::member(*body, key);
-    if (link == nullptr || !link->is_string()) continue;
-    const std::string& url = link->get_ref<const std::string&>();
+    const auto link = detail::as_string(detail::member(*body, key));
+    if (!link) continue;
+    const std::string_view url = *link;
     const detail::Link parsed = detail::parse_link(url);
     std::string problem;
     if (!parsed.absolute) {
@@ -267,10 +271,10 @@ void links_keep_parameters(const CheckContext& context, const Page& page, Findin
 /// "Public address … under {base_url}" (spec §2.1) and links on the request's host (reference §2.5):
 /// scheme, host and port of next, previous and every image equal the base (or public) URL's.
 void link_origin(const CheckContext& context, const Page& page, Findings& findings) {
-  const Json* body = detail::body_object(page);
-  if (body == nullptr || context.origin.empty()) return;
+  const auto body = detail::body_object(page);
+  if (!body || context.origin.empty()) return;
   const std::string own = detail::normalised_origin(context.origin).value_or(context.origin);
-  const auto origin_problem = [&](const std::string& url) -> std::string {
+  const auto origin_problem = [&](std::string_view url) -> std::string {
     // Fast path for the common case: the URL starts with the expected origin as written.
     if (url.size() > own.size() && url.starts_with(own) && url[own.size()] == '/') return "";
     const auto origin = detail::normalised_origin(url);
@@ -278,9 +282,9 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
     return *origin == own ? "" : *origin;
   };
   for (const char* key : {"next", "previous"}) {
-    const Json* link = detail::member(*body, key);
-    if (link == nullptr || !link->is_string()) continue;
-    const std::string& url = link->get_ref<const std::string&>();
+    const auto link = detail::as_string(detail::member(*body, key));
+    if (!link) continue;
+    const std::string_view url = *link;
     if (const std::string got = origin_problem(url); got.empty()) {
       findings.pass("link_origin");
     } else {
@@ -289,36 +293,42 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
                      page.exchange.url, std::string("/") + key, std::nullopt});
     }
   }
-  const Json* results = detail::results_array(page);
-  if (results == nullptr) return;
+  const auto results = detail::results_array(page);
+  if (!results) return;
   // One failure per wrong origin and page: a proxy rewriting every image would otherwise flood the report.
   struct Wrong {
     std::size_t records = 0;
     std::size_t first = 0;
+    Json record;
+    std::string_view image;
   };
   std::map<std::string, Wrong> wrong;
   std::uint64_t passed = 0;
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    const Json* image = detail::member((*results)[i], "image");
-    if (image == nullptr || !image->is_string()) continue;
-    const std::string got = origin_problem(image->get_ref<const std::string&>());
+  std::size_t i = 0;
+  for (const Json record : *results) {
+    const std::size_t index = i++;
+    const auto image = detail::as_string(detail::member(record, "image"));
+    if (!image) continue;
+    const std::string got = origin_problem(*image);
     if (got.empty()) {
       ++passed;
       continue;
     }
     auto& w = wrong[got];
-    if (w.records++ == 0) w.first = i;
+    if (w.records++ == 0) {
+      w.first = index;
+      w.record = record;
+      w.image = *image;
+    }
   }
   findings.pass("link_origin", passed);
   std::size_t reported = 0;
   for (const auto& [got, w] : wrong) {
     if (++reported > detail::kFailuresPerPage) break;
-    const Json& record = (*results)[w.first];
     findings.fail({"link_origin",
                    "expected image URLs on " + own + ", got " + got + " in " + std::to_string(w.records) +
-                       " of " + std::to_string(results->size()) + " records (first: " +
-                       quote(detail::member(record, "image")->get_ref<const std::string&>()) + ")",
-                   page.exchange.url, detail::record_pointer(w.first, "image"), detail::record_id(record)});
+                       " of " + std::to_string(results->size()) + " records (first: " + quote(w.image) + ")",
+                   page.exchange.url, detail::record_pointer(w.first, "image"), detail::record_id(w.record)});
   }
 }
 
@@ -326,9 +336,14 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
 /// may differ by the format parameter alone.
 void format_json_same(const CheckContext&, const Page& with_format, const Page& without_format,
                       Findings& findings) {
-  const Json* a = detail::body_object(with_format);
-  const Json* b = detail::body_object(without_format);
-  if (a == nullptr || b == nullptr) return;
+  const auto a_dom = detail::body_object(with_format);
+  const auto b_dom = detail::body_object(without_format);
+  if (!a_dom || !b_dom) return;
+  // Two pages once per run, compared as nlohmann values: equality that ignores key order.
+  const NJson a_json = detail::to_nlohmann(*a_dom);
+  const NJson b_json = detail::to_nlohmann(*b_dom);
+  const NJson* a = &a_json;
+  const NJson* b = &b_json;
   detail::FailureBudget budget(findings, "format_json_same", with_format.exchange.url);
   const std::string versus = " (compared with " + without_format.exchange.url + ")";
   std::vector<std::string> keys;
@@ -337,8 +352,8 @@ void format_json_same(const CheckContext&, const Page& with_format, const Page& 
   for (auto it = b->begin(); it != b->end(); ++it)
     if (!a->contains(it.key())) keys.push_back(it.key());
   for (const std::string& key : keys) {
-    const Json* x = detail::member(*a, key);
-    const Json* y = detail::member(*b, key);
+    const NJson* x = a->contains(key) ? &a->at(key) : nullptr;
+    const NJson* y = b->contains(key) ? &b->at(key) : nullptr;
     const std::string pointer = "/" + detail::pointer_token(key);
     if (x == nullptr || y == nullptr) {
       budget.fail("expected key " + quote(key) + " in both answers, got it only " +

@@ -5,6 +5,7 @@
 
 #include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
+#include "json_parse.hpp"
 #include "mime_types.hpp"
 
 namespace entimg::contract {
@@ -74,7 +75,8 @@ std::string file_layout_problem(std::string_view file, bool& uuid_v4) {
 }
 
 // is_valid, with a validator exception counted as "not valid" (then explained by schema_errors).
-bool schema_valid(const common::SchemaValidator& schema, const Json& doc) {
+template <typename Document>
+bool schema_valid(const common::SchemaValidator& schema, const Document& doc) {
   try {
     return schema.is_valid(doc);
   } catch (const std::exception&) {
@@ -85,10 +87,11 @@ bool schema_valid(const common::SchemaValidator& schema, const Json& doc) {
 // The violations of doc. Every member of our envelope (but results) and of a record is a scalar, and
 // valijson throws on an array or object where a string with a "format" belongs, so such members are
 // reported here and replaced by null before the validator sees them.
-std::vector<common::SchemaError> schema_errors(const common::SchemaValidator& schema, const Json& doc) {
+std::vector<common::SchemaError> schema_errors(const common::SchemaValidator& schema,
+                                               const nlohmann::json& doc) {
   std::vector<common::SchemaError> out;
-  Json sanitized;
-  const Json* target = &doc;
+  nlohmann::json sanitized;
+  const nlohmann::json* target = &doc;
   if (doc.is_object()) {
     for (auto it = doc.begin(); it != doc.end(); ++it) {
       if (it.key() == "results" || !it->is_structured()) continue;
@@ -124,12 +127,12 @@ std::string sent_text(const Page& page) {
 }
 
 // Each link's limit values must be exactly {expected}; reports through budget.
-void check_link_limits(const Json& body, std::string_view expected, std::string_view why,
+void check_link_limits(Json body, std::string_view expected, std::string_view why,
                        detail::FailureBudget& budget) {
   for (const char* key : {"next", "previous"}) {
-    const Json* link = detail::member(body, key);
-    if (link == nullptr || !link->is_string()) continue;
-    const auto parsed = detail::parse_link(link->get_ref<const std::string&>());
+    const auto link = detail::as_string(detail::member(body, key));
+    if (!link) continue;
+    const auto parsed = detail::parse_link(*link);
     const auto limits = detail::values_of(parsed.params, "limit");
     if (limits.size() == 1 && detail::is_decimal_equal(limits[0], expected)) {
       budget.pass();
@@ -175,13 +178,17 @@ void json_body(const CheckContext&, const Page& page, Findings& findings) {
 
 /// "Page envelope: count, next, previous, results" (spec §2.2), against schema/page.schema.json.
 void page_schema(const CheckContext& context, const Page& page, Findings& findings) {
-  const Json* body = detail::body_object(page);
-  if (body == nullptr || context.page_schema == nullptr) return;
+  const auto body = detail::body_object(page);
+  if (!body || context.page_schema == nullptr) return;
   // The records are record_schema's: validating them here as well would double the costliest work
   // of a run, so the envelope is checked with an empty results array in their place.
-  Json envelope = Json::object();
-  for (auto it = body->begin(); it != body->end(); ++it)
-    envelope[it.key()] = it.key() == "results" && it->is_array() ? Json::array() : *it;
+  nlohmann::json envelope = nlohmann::json::object();
+  const simdjson::dom::object members = body->get_object().value_unsafe();
+  for (const auto field : members) {
+    envelope[std::string(field.key)] = field.key == "results" && field.value.is_array()
+                                           ? nlohmann::json::array()
+                                           : detail::to_nlohmann(field.value);
+  }
   detail::FailureBudget budget(findings, "page_schema", page.exchange.url);
   if (schema_valid(*context.page_schema, envelope)) {
     budget.pass();
@@ -194,11 +201,12 @@ void page_schema(const CheckContext& context, const Page& page, Findings& findin
 
 /// "Image record: the 15 fields and their types" (spec §2.1), against schema/image-record.schema.json.
 void record_schema(const CheckContext& context, const Page& page, Findings& findings) {
-  const Json* results = detail::results_array(page);
-  if (results == nullptr || context.record_schema == nullptr) return;
+  const auto results = detail::results_array(page);
+  if (!results || context.record_schema == nullptr) return;
   detail::FailureBudget budget(findings, "record_schema", page.exchange.url);
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    const Json& record = (*results)[i];
+  std::size_t i = 0;
+  for (const Json record : *results) {
+    const std::size_t index = i++;
     if (schema_valid(*context.record_schema, record)) {  // the fast path: explain only what fails
       budget.pass();
       continue;
@@ -208,8 +216,8 @@ void record_schema(const CheckContext& context, const Page& page, Findings& find
       continue;
     }
     const auto id = detail::record_id(record);
-    for (auto& error : schema_errors(*context.record_schema, record))
-      budget.fail(std::move(error.message), detail::record_pointer(i) + error.pointer, id);
+    for (auto& error : schema_errors(*context.record_schema, detail::to_nlohmann(record)))
+      budget.fail(std::move(error.message), detail::record_pointer(index) + error.pointer, id);
   }
   budget.finish();
 }
@@ -217,23 +225,25 @@ void record_schema(const CheckContext& context, const Page& page, Findings& find
 /// "file equals the part of image that follows the media prefix" (spec §2.1; reference §4: Django's
 /// filepath_to_uri may percent-encode it, so the paths are compared decoded).
 void image_matches_file(const CheckContext& context, const Page& page, Findings& findings) {
-  const Json* results = detail::results_array(page);
-  if (results == nullptr) return;
+  const auto results = detail::results_array(page);
+  if (!results) return;
   const std::string_view prefix = path_prefix(context);
   const auto own_origin = detail::normalised_origin(context.origin);
   detail::FailureBudget budget(findings, "image_matches_file", page.exchange.url);
   std::string decoded;
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    const Json* image = detail::member((*results)[i], "image");
-    const Json* file = detail::member((*results)[i], "file");
-    if (image == nullptr || file == nullptr || !image->is_string() || !file->is_string()) continue;
-    const std::string& image_url = image->get_ref<const std::string&>();
-    const std::string& stored = file->get_ref<const std::string&>();
+  std::size_t i = 0;
+  for (const Json record : *results) {
+    const std::size_t index = i++;
+    const auto image = detail::as_string(detail::member(record, "image"));
+    const auto file = detail::as_string(detail::member(record, "file"));
+    if (!image || !file) continue;
+    const std::string_view image_url = *image;
+    const std::string_view stored = *file;
     const auto raw_path = url_path(image_url);
     if (!raw_path) {
-      budget.fail(
-          "expected image to be a URL ending in /media/" + stored + ", got " + detail::quote(image_url),
-          detail::record_pointer(i, "image"), detail::record_id((*results)[i]));
+      budget.fail("expected image to be a URL ending in /media/" + std::string(stored) + ", got " +
+                      detail::quote(image_url),
+                  detail::record_pointer(index, "image"), detail::record_id(record));
       continue;
     }
     std::string_view path = *raw_path;
@@ -253,8 +263,9 @@ void image_matches_file(const CheckContext& context, const Page& page, Findings&
       continue;
     }
     budget.fail("expected image's path (percent-decoded) to be " + std::string(prefix) + "/media/ + file = " +
-                    detail::quote(std::string(prefix) + "/media/" + stored) + ", got " + detail::quote(path),
-                detail::record_pointer(i, "image"), detail::record_id((*results)[i]));
+                    detail::quote(std::string(prefix) + "/media/" + std::string(stored)) + ", got " +
+                    detail::quote(path),
+                detail::record_pointer(index, "image"), detail::record_id(record));
   }
   budget.finish();
 }
@@ -262,22 +273,24 @@ void image_matches_file(const CheckContext& context, const Page& page, Findings&
 /// "media/filer_public/<2 hex>/<2 hex>/<uuid>/<stored file name>" (spec §2.1); the folders are the
 /// uuid's first four hex digits (reference §4, django-filer's randomized generator).
 void file_layout(const CheckContext&, const Page& page, Findings& findings) {
-  const Json* results = detail::results_array(page);
-  if (results == nullptr) return;
+  const auto results = detail::results_array(page);
+  if (!results) return;
   detail::FailureBudget budget(findings, "file_layout", page.exchange.url);
   bool all_v4 = true;
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    const Json* file = detail::member((*results)[i], "file");
-    if (file == nullptr || !file->is_string()) continue;
+  std::size_t i = 0;
+  for (const Json record : *results) {
+    const std::size_t index = i++;
+    const auto file = detail::as_string(detail::member(record, "file"));
+    if (!file) continue;
     bool v4 = false;
-    const std::string problem = file_layout_problem(file->get_ref<const std::string&>(), v4);
+    const std::string problem = file_layout_problem(*file, v4);
     if (problem.empty()) {
       budget.pass();
       all_v4 = all_v4 && v4;
       continue;
     }
-    budget.fail(problem + " in file " + detail::quote(file->get_ref<const std::string&>()),
-                detail::record_pointer(i, "file"), detail::record_id((*results)[i]));
+    budget.fail(problem + " in file " + detail::quote(*file), detail::record_pointer(index, "file"),
+                detail::record_id(record));
   }
   budget.finish();
   // Not a failure: the spec says only <uuid>, and files imported by other routes may use other uuids.
@@ -291,15 +304,17 @@ void file_layout(const CheckContext&, const Page& page, Findings& findings) {
 /// "mime_type: media type of the file" (spec §2.1), i.e. mimetypes.guess_type of the stored name,
 /// "" when unknown (reference C12, §1.6).
 void mime_type_matches_extension(const CheckContext&, const Page& page, Findings& findings) {
-  const Json* results = detail::results_array(page);
-  if (results == nullptr) return;
+  const auto results = detail::results_array(page);
+  if (!results) return;
   detail::FailureBudget budget(findings, "mime_type_matches_extension", page.exchange.url);
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    const Json* file = detail::member((*results)[i], "file");
-    const Json* mime = detail::member((*results)[i], "mime_type");
-    if (file == nullptr || mime == nullptr || !file->is_string() || !mime->is_string()) continue;
-    const std::string& type = mime->get_ref<const std::string&>();
-    const ExpectedMime expected = detail::expected_mime(file->get_ref<const std::string&>());
+  std::size_t i = 0;
+  for (const Json record : *results) {
+    const std::size_t index = i++;
+    const auto file = detail::as_string(detail::member(record, "file"));
+    const auto mime = detail::as_string(detail::member(record, "mime_type"));
+    if (!file || !mime) continue;
+    const std::string_view type = *mime;
+    const ExpectedMime expected = detail::expected_mime(*file);
     std::string problem;
     if (expected.image != nullptr) {
       const bool ok = type == expected.image->type ||
@@ -320,8 +335,8 @@ void mime_type_matches_extension(const CheckContext&, const Page& page, Findings
     if (problem.empty()) {
       budget.pass();
     } else {
-      budget.fail(problem + " (file " + detail::quote(file->get_ref<const std::string&>()) + ")",
-                  detail::record_pointer(i, "mime_type"), detail::record_id((*results)[i]));
+      budget.fail(problem + " (file " + detail::quote(*file) + ")",
+                  detail::record_pointer(index, "mime_type"), detail::record_id(record));
     }
   }
   budget.finish();
@@ -330,9 +345,9 @@ void mime_type_matches_extension(const CheckContext&, const Page& page, Findings
 /// "results holds max(0, min(limit, count − offset)) records" for the effective window (reference
 /// §2.2, C2 / DRF pagination.py paginate_queryset).
 void page_length(const CheckContext&, const Page& page, Findings& findings) {
-  const Json* body = detail::body_object(page);
-  const Json* results = detail::results_array(page);
-  if (body == nullptr || results == nullptr) return;
+  const auto body = detail::body_object(page);
+  const auto results = detail::results_array(page);
+  if (!body || !results) return;
   const auto count = detail::as_count(detail::member(*body, "count"));
   if (!count) return;
   const std::uint64_t limit = page.effective_limit, offset = page.effective_offset;
@@ -350,13 +365,13 @@ void page_length(const CheckContext&, const Page& page, Findings& findings) {
 
 /// "The page length in the links is 12, and results holds 12 records on a full page" (spec §2.2 rule 4).
 void default_page_length(const CheckContext&, const Page& default_page, Findings& findings) {
-  const Json* body = detail::body_object(default_page);
-  if (body == nullptr) return;
+  const auto body = detail::body_object(default_page);
+  if (!body) return;
   detail::FailureBudget budget(findings, "default_page_length", default_page.exchange.url);
-  const Json* results = detail::results_array(default_page);
+  const auto results = detail::results_array(default_page);
   const auto count = detail::as_count(detail::member(*body, "count"));
   const std::uint64_t offset = default_page.effective_offset;
-  if (results != nullptr && count) {
+  if (results && count) {
     const std::uint64_t expected = *count > offset ? std::min<std::uint64_t>(*count - offset, 12) : 0;
     if (results->size() == expected) {
       budget.pass();
@@ -387,9 +402,9 @@ void parameter_probe(const CheckContext&, const Page& probe, Findings& findings)
     budget.finish();
     return;
   }
-  const Json* body = detail::body_object(probe);
-  const Json* results = detail::results_array(probe);
-  if (body == nullptr || results == nullptr) {
+  const auto body = detail::body_object(probe);
+  const auto results = detail::results_array(probe);
+  if (!body || !results) {
     budget.fail(sent + "expected a page (a JSON object with a results array), got " +
                 (probe.json ? detail::describe(*probe.json) : probe.json_error));
     budget.finish();
@@ -408,9 +423,8 @@ void parameter_probe(const CheckContext&, const Page& probe, Findings& findings)
     }
   }
   check_link_limits(*body, detail::decimal(probe.effective_limit), "DRF's effective limit", budget);
-  if (const Json* next = detail::member(*body, "next"); next != nullptr && next->is_string()) {
-    const auto offsets =
-        detail::values_of(detail::parse_link(next->get_ref<const std::string&>()).params, "offset");
+  if (const auto next = detail::as_string(detail::member(*body, "next"))) {
+    const auto offsets = detail::values_of(detail::parse_link(*next).params, "offset");
     const std::string expected = detail::add_decimal(probe.effective_offset, probe.effective_limit);
     if (offsets.size() == 1 && detail::is_decimal_equal(offsets[0], expected)) {
       budget.pass();

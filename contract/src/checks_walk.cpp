@@ -3,6 +3,7 @@
 
 #include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
+#include "json_parse.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -16,28 +17,32 @@ Order order_of(const T& a, const T& b) {
   return a < b ? Order::kLess : (b < a ? Order::kGreater : Order::kEqual);
 }
 
+bool is_negative(Json integer) {
+  return integer.type() == simdjson::dom::element_type::INT64 && integer.get_int64().value_unsafe() < 0;
+}
+
 // Numbers by value (exactly for integers of either sign, as doubles otherwise), strings bytewise.
-Order compare_keys(const Json& a, const Json& b) {
-  if (a.is_number_integer() && b.is_number_integer()) {
-    const bool a_negative = !a.is_number_unsigned() && a.get<std::int64_t>() < 0;
-    const bool b_negative = !b.is_number_unsigned() && b.get<std::int64_t>() < 0;
+Order compare_keys(Json a, Json b) {
+  if (detail::is_integer(a) && detail::is_integer(b)) {
+    const bool a_negative = is_negative(a), b_negative = is_negative(b);
     if (a_negative || b_negative) {
       if (!b_negative) return Order::kLess;
       if (!a_negative) return Order::kGreater;
-      return order_of(a.get<std::int64_t>(), b.get<std::int64_t>());
+      return order_of(a.get_int64().value_unsafe(), b.get_int64().value_unsafe());
     }
-    return order_of(a.get<std::uint64_t>(), b.get<std::uint64_t>());
+    return order_of(a.get_uint64().value_unsafe(), b.get_uint64().value_unsafe());
   }
-  if (a.is_number() && b.is_number()) return order_of(a.get<double>(), b.get<double>());
+  if (a.is_number() && b.is_number())
+    return order_of(a.get_double().value_unsafe(), b.get_double().value_unsafe());
   if (a.is_string() && b.is_string())
-    return order_of(a.get_ref<const std::string&>(), b.get_ref<const std::string&>());
+    return order_of(a.get_string().value_unsafe(), b.get_string().value_unsafe());
   return Order::kIncomparable;
 }
 
 // The record's ordering value when it is a number or a string.
-const Json* order_value(const Json& record, const std::string& key) {
-  const Json* value = detail::member(record, key);
-  return value != nullptr && (value->is_number() || value->is_string()) ? value : nullptr;
+std::optional<Json> order_value(Json record, const std::string& key) {
+  const auto value = detail::member(record, key);
+  return value && (value->is_number() || value->is_string()) ? value : std::nullopt;
 }
 
 }  // namespace
@@ -45,25 +50,26 @@ const Json* order_value(const Json& record, const std::string& key) {
 /// "Records in results are in ascending order of id" (spec §2.2 rule 3), strictly: ids are unique;
 /// --order-key names another (unique) field.
 void results_ascending(const CheckContext& context, const Page& page, Findings& findings) {
-  const Json* results = detail::results_array(page);
-  if (results == nullptr) return;
+  const auto results = detail::results_array(page);
+  if (!results) return;
   const std::string& key = context.order_key;
   detail::FailureBudget budget(findings, "results_ascending", page.exchange.url);
-  const Json* previous = nullptr;
+  std::optional<Json> previous;
   std::size_t previous_index = 0;
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    const Json& record = (*results)[i];
-    const Json* value = order_value(record, key);
-    if (value == nullptr) {
-      const Json* raw = detail::member(record, key);
+  std::size_t i = 0;
+  for (const Json record : *results) {
+    const std::size_t index = i++;
+    const auto value = order_value(record, key);
+    if (!value) {
+      const auto raw = detail::member(record, key);
       budget.fail("expected the record to have " + key + " (a number or a string) to order by, got " +
-                      (raw == nullptr ? std::string(record.is_object() ? "none" : detail::describe(record))
-                                      : detail::describe(*raw)),
-                  detail::record_pointer(i, key), detail::record_id(record));
-      previous = nullptr;
+                      (!raw ? std::string(record.is_object() ? "none" : detail::describe(record))
+                            : detail::describe(*raw)),
+                  detail::record_pointer(index, key), detail::record_id(record));
+      previous.reset();
       continue;
     }
-    if (previous != nullptr) {
+    if (previous) {
       const Order order = compare_keys(*previous, *value);
       if (order == Order::kLess) {
         budget.pass();
@@ -71,11 +77,11 @@ void results_ascending(const CheckContext& context, const Page& page, Findings& 
         budget.fail("expected " + key + " above the previous record's " + detail::describe(*previous) + " (" +
                         detail::record_pointer(previous_index, key) + "), got " + detail::describe(*value) +
                         (order == Order::kIncomparable ? " (a number and a string cannot be ordered)" : ""),
-                    detail::record_pointer(i, key), detail::record_id(record));
+                    detail::record_pointer(index, key), detail::record_id(record));
       }
     }
     previous = value;
-    previous_index = i;
+    previous_index = index;
   }
   budget.finish();
 }
@@ -84,13 +90,14 @@ void results_ascending(const CheckContext& context, const Page& page, Findings& 
 /// where this one ended.
 void ascending_across_pages(const CheckContext& context, const Page& earlier, const Page& later,
                             Findings& findings) {
-  const Json* before = detail::results_array(earlier);
-  const Json* after = detail::results_array(later);
-  if (before == nullptr || after == nullptr || before->empty() || after->empty()) return;
+  const auto before = detail::results_array(earlier);
+  const auto after = detail::results_array(later);
+  if (!before || !after || before->size() == 0 || after->size() == 0) return;
   const std::string& key = context.order_key;
-  const Json* last = order_value(before->back(), key);
-  const Json* first = order_value(after->front(), key);
-  if (last == nullptr || first == nullptr) return;  // results_ascending reports records without the key
+  const Json first_record = *after->begin();
+  const auto last = order_value(detail::last_item(*before), key);
+  const auto first = order_value(first_record, key);
+  if (!last || !first) return;  // results_ascending reports records without the key
   if (compare_keys(*last, *first) == Order::kLess) {
     findings.pass("ascending_across_pages");
     return;
@@ -99,28 +106,31 @@ void ascending_across_pages(const CheckContext& context, const Page& earlier, co
                  "expected the page's first " + key + " above the previous page's last " +
                      detail::describe(*last) + " (" + earlier.exchange.url + " " +
                      detail::record_pointer(before->size() - 1, key) + "), got " + detail::describe(*first),
-                 later.exchange.url, detail::record_pointer(0, key), detail::record_id(after->front())});
+                 later.exchange.url, detail::record_pointer(0, key), detail::record_id(first_record)});
 }
 
 /// "fetching a page again returns the same ids" (spec §2.2 rule 3: a stable order; reference §5.1
 /// warns that ties in ORDER BY "order" may not be).
 void refetch_same_ids(const CheckContext&, const Page& first, const Page& again, Findings& findings) {
-  const Json* a = detail::results_array(first);
-  const Json* b = detail::results_array(again);
-  if (a == nullptr || b == nullptr) return;
-  static const Json kMissing;  // null stands for a record without id
-  const auto id_at = [](const Json& results, std::size_t i) -> const Json& {
-    const Json* id = detail::member(results[i], "id");
-    return id == nullptr ? kMissing : *id;
+  const auto a = detail::results_array(first);
+  const auto b = detail::results_array(again);
+  if (!a || !b) return;
+  // Ids compared as values (null stands for a record without id): 5 and 5.0 are one id, as in Python.
+  const auto id_of = [](Json record) {
+    const auto id = detail::member(record, "id");
+    return id ? detail::to_nlohmann(*id) : nlohmann::json();
   };
   std::string problem, pointer;
   std::optional<std::int64_t> record;
-  for (std::size_t i = 0; i < a->size() && i < b->size() && problem.empty(); ++i) {
-    if (id_at(*a, i) != id_at(*b, i)) {
-      problem = "expected id " + detail::describe(id_at(*a, i)) + " as in the first fetch, got " +
-                detail::describe(id_at(*b, i));
+  std::size_t i = 0;
+  for (auto x = a->begin(), y = b->begin(); x != a->end() && y != b->end() && problem.empty();
+       ++x, ++y, ++i) {
+    const nlohmann::json id_a = id_of(*x), id_b = id_of(*y);
+    if (id_a != id_b) {
+      problem =
+          "expected id " + detail::describe(id_a) + " as in the first fetch, got " + detail::describe(id_b);
       pointer = detail::record_pointer(i, "id");
-      record = detail::record_id((*b)[i]);
+      record = detail::record_id(*y);
     }
   }
   if (problem.empty() && a->size() != b->size())
@@ -139,8 +149,8 @@ void WalkChecker::add(const Page& page, Findings& findings) {
   ++pages_;
   if (pages_ == 1) first_url_ = page.exchange.url;
   last_url_ = page.exchange.url;
-  const Json* body = detail::body_object(page);
-  if (body == nullptr) return;
+  const auto body = detail::body_object(page);
+  if (!body) return;
   if (const auto count = detail::as_count(detail::member(*body, "count"))) {
     if (!first_count_) {
       first_count_ = count;
@@ -154,18 +164,20 @@ void WalkChecker::add(const Page& page, Findings& findings) {
                      page.exchange.url, "/count", std::nullopt});
     }
   }
-  const Json* results = detail::results_array(page);
-  if (results == nullptr) return;
+  const auto results = detail::results_array(page);
+  if (!results) return;
   records_seen_ += results->size();
   detail::FailureBudget budget(findings, "walk_no_duplicates", page.exchange.url);
-  for (std::size_t i = 0; i < results->size(); ++i) {
-    const auto id = detail::record_id((*results)[i]);
+  std::size_t i = 0;
+  for (const Json record : *results) {
+    const auto id = detail::record_id(record);
+    ++i;
     if (!id) continue;  // record_schema reports records without an integer id
     if (seen_ids_.insert(*id).second) {
       budget.pass();
     } else {
       budget.fail("expected each id once in the walk, got id " + std::to_string(*id) + " again",
-                  detail::record_pointer(i, "id"), id);
+                  detail::record_pointer(i - 1, "id"), id);
     }
   }
   budget.finish();

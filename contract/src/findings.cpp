@@ -3,6 +3,7 @@
 #include "check_support.hpp"
 #include "entimg/common/url.hpp"
 #include "entimg/contract/checks.hpp"
+#include "json_parse.hpp"
 
 namespace entimg::contract {
 
@@ -71,18 +72,30 @@ std::string cut_utf8(std::string text, std::size_t max) {
 
 }  // namespace
 
-std::string describe(const Json& value) {
+std::string describe(const nlohmann::json& value) {
+  using Kind = nlohmann::json::value_t;
   switch (value.type()) {
-    case Json::value_t::object:
+    case Kind::object:
       return "an object of " + std::to_string(value.size()) + " keys";
-    case Json::value_t::array:
+    case Kind::array:
       return "an array of " + std::to_string(value.size()) + " items";
-    case Json::value_t::string:
-      return cut_utf8(value.dump(-1, ' ', false, Json::error_handler_t::replace), 80);
-    case Json::value_t::discarded:
+    case Kind::string:
+      return cut_utf8(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 80);
+    case Kind::discarded:
       return "nothing";
     default:
-      return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+      return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+}
+
+std::string describe(Json value) {
+  switch (value.type()) {
+    case simdjson::dom::element_type::OBJECT:
+      return "an object of " + std::to_string(value.get_object().value_unsafe().size()) + " keys";
+    case simdjson::dom::element_type::ARRAY:
+      return "an array of " + std::to_string(value.get_array().value_unsafe().size()) + " items";
+    default:
+      return describe(to_nlohmann(value));
   }
 }
 

@@ -1,16 +1,33 @@
 #pragma once
-// nlohmann::json::parse, about twice as fast on the pages a full walk reads: simdjson validates and
-// indexes the text, then its DOM is copied into nlohmann's (which the checks and valijson read).
+// Page bodies are read into simdjson's DOM: one allocation per document instead of one per value, which
+// is most of what a full walk would otherwise spend. The checks read that DOM (detail::Json); the few
+// places that build or compare whole documents convert to nlohmann::json.
+#include <memory>
 #include <string>
 
+#include <simdjson.h>
 #include <nlohmann/json.hpp>
+
+#include "entimg/common/json_dom.hpp"
 
 namespace entimg::contract::detail {
 
-/// The document nlohmann::json::parse(text) would give. Any text simdjson refuses (malformed JSON,
-/// integers beyond 64 bits, ...) is handed to nlohmann::json::parse itself, so the errors it throws and
-/// its corner cases (such integers become doubles) are nlohmann's own. One difference remains: "-0"
-/// becomes an unsigned 0 rather than a signed one (equal as numbers, and dumped alike).
+/// A JSON text in simdjson's DOM; `root` points into `document`, which copies share.
+struct ParsedJson {
+  std::shared_ptr<const simdjson::dom::document> document;
+  simdjson::dom::element root;
+};
+
+/// The document nlohmann::json::parse(text) would give, in simdjson's DOM. Texts simdjson reads as
+/// nlohmann does not are taken through nlohmann first: integers beyond 64 bits (nlohmann makes them
+/// doubles) and objects with a repeated key (the last one wins, as in nlohmann, Python and
+/// JavaScript). Throws nlohmann::json::exception, with nlohmann's message, when the text is not JSON.
+/// "-0" is the integer 0 in both.
+ParsedJson parse_json_dom(const std::string& text);
+
+using common::to_nlohmann;
+
+/// nlohmann::json::parse(text), read through simdjson (about twice as fast on large pages).
 nlohmann::json parse_json(const std::string& text);
 
 }  // namespace entimg::contract::detail

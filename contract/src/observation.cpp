@@ -10,8 +10,8 @@
 namespace entimg::contract {
 namespace {
 
-// A page is three levels deep; anything far deeper is refused before parsing, because nlohmann's
-// dump, comparison and the schema validator recurse once per level and a hostile body could
+// A page is three levels deep; anything far deeper is refused before parsing, because the conversion
+// to nlohmann, its dump and the schema validator recurse once per level and a hostile body could
 // exhaust the stack.
 constexpr std::size_t kMaxDepth = 128;
 
@@ -53,6 +53,7 @@ std::size_t nesting_depth(std::string_view body) {
 
 void parse_body(Page& page) {
   page.json.reset();
+  page.json_document.reset();
   page.json_error.clear();
   const std::string& body = page.exchange.body;
   if (page.exchange.body_truncated) {
@@ -68,47 +69,77 @@ void parse_body(Page& page) {
     return;
   }
   try {
-    page.json = detail::parse_json(body);
+    auto parsed = detail::parse_json_dom(body);
+    page.json = parsed.root;
+    page.json_document = std::move(parsed.document);
   } catch (const nlohmann::json::exception& e) {
     // The message quotes the bytes read last, which may be invalid UTF-8.
     page.json_error = "not JSON: " + common::utf8_replace_invalid(e.what());
+  } catch (const std::runtime_error& e) {
+    page.json_error = std::string("the body could not be read: ") + e.what();
   }
+}
+
+void set_body(Page& page, std::string text) {
+  page.exchange.body = std::move(text);
+  parse_body(page);
 }
 
 namespace detail {
 
-const Json* body_object(const Page& page) {
-  if (page.exchange.status != 200 || !page.json || !page.json->is_object()) return nullptr;
-  return &*page.json;
+using simdjson::dom::element_type;
+
+std::optional<Json> body_object(const Page& page) {
+  if (page.exchange.status != 200 || !page.json || !page.json->is_object()) return std::nullopt;
+  return *page.json;
 }
 
-const Json* member(const Json& obj, std::string_view key) {
-  if (!obj.is_object()) return nullptr;
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
-const Json* results_array(const Page& page) {
-  const Json* body = body_object(page);
-  if (body == nullptr) return nullptr;
-  const Json* results = member(*body, "results");
-  return results != nullptr && results->is_array() ? results : nullptr;
-}
-
-std::optional<std::uint64_t> as_count(const Json* value) {
-  if (value == nullptr) return std::nullopt;
-  if (value->is_number_unsigned()) return value->get<std::uint64_t>();
-  if (value->is_number_integer() && value->get<std::int64_t>() >= 0)
-    return static_cast<std::uint64_t>(value->get<std::int64_t>());
+std::optional<Json> member(Json obj, std::string_view key) {
+  if (obj.type() != element_type::OBJECT) return std::nullopt;
+  // parse_json_dom leaves no repeated key, so the first match is the only one.
+  // A copy: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle.
+  const simdjson::dom::object object = obj.get_object().value_unsafe();
+  for (const auto field : object)
+    if (field.key == key) return field.value;
   return std::nullopt;
 }
 
-std::optional<std::int64_t> record_id(const Json& record) {
-  const Json* id = member(record, "id");
-  if (id == nullptr || !id->is_number_integer()) return std::nullopt;
-  if (id->is_number_unsigned() && id->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-    return std::nullopt;
-  return id->get<std::int64_t>();
+std::optional<JsonArray> results_array(const Page& page) {
+  const auto body = body_object(page);
+  if (!body) return std::nullopt;
+  const auto results = member(*body, "results");
+  if (!results || results->type() != element_type::ARRAY) return std::nullopt;
+  return results->get_array().value_unsafe();
+}
+
+std::optional<std::uint64_t> as_count(std::optional<Json> value) {
+  if (!value) return std::nullopt;
+  if (value->type() == element_type::UINT64) return value->get_uint64().value_unsafe();
+  if (value->type() == element_type::INT64 && value->get_int64().value_unsafe() >= 0)
+    return static_cast<std::uint64_t>(value->get_int64().value_unsafe());
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> record_id(Json record) {
+  const auto id = member(record, "id");
+  if (!id || id->type() != element_type::INT64) return std::nullopt;  // UINT64: beyond int64
+  return id->get_int64().value_unsafe();
+}
+
+std::optional<std::string_view> as_string(std::optional<Json> value) {
+  if (!value || value->type() != element_type::STRING) return std::nullopt;
+  return value->get_string().value_unsafe();
+}
+
+Json last_item(JsonArray array) {
+  Json last;
+  for (const Json item : array)
+    last = item;
+  return last;
+}
+
+bool is_integer(Json value) {
+  return value.type() == element_type::INT64 || value.type() == element_type::UINT64;
 }
 
 std::string pointer_token(std::string_view key) {

@@ -74,7 +74,7 @@ CollectionWalk::CollectionWalk(Client& client, std::string collection_path, std:
   over_ = started_ && next_offset_ >= count_;
 }
 
-const nlohmann::json& CollectionWalk::check(const Page& page) {
+JsonArray CollectionWalk::check(const Page& page) {
   const std::string& url = page.exchange.url;
   if (page.exchange.status != 200) {
     throw std::runtime_error("GET " + url + " answered " +
@@ -85,9 +85,9 @@ const nlohmann::json& CollectionWalk::check(const Page& page) {
   if (!page.json || !page.json->is_object())
     throw std::runtime_error("GET " + url + ": the body is not a JSON object" +
                              (page.json_error.empty() ? "" : " (" + page.json_error + ")"));
-  const Json* results = results_array(page);
+  const auto results = results_array(page);
   const auto count = as_count(member(*page.json, "count"));
-  if (results == nullptr || !count)
+  if (!results || !count)
     throw std::runtime_error("GET " + url +
                              ": no \"results\" array or no \"count\"; not a page of the endpoint");
   count_ = *count;
@@ -99,18 +99,17 @@ std::optional<Page> CollectionWalk::next() {
   Page page;
   if (!started_) {
     page = fetch_window(client_, collection_path_, limit_, next_offset_);
-    const auto& results = check(page);
-    stride_ =
-        results.empty() || results.size() >= limit_ || results.size() >= count_ ? limit_ : results.size();
+    const std::size_t size = check(page).size();
+    stride_ = size == 0 || size >= limit_ || size >= count_ ? limit_ : size;
     started_ = true;
   } else {
     if (!stream_) stream_.emplace(client_, collection_path_, limit_, stride_, next_offset_, window_);
     stream_->stop_at(count_);
     page = stream_->next();
   }
-  const auto& results = check(page);
+  const std::size_t size = check(page).size();
   next_offset_ += stride_;
-  over_ = results.empty() || next_offset_ >= count_;
+  over_ = size == 0 || next_offset_ >= count_;
   return page;
 }
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "entimg/contract/http.hpp"
 #include "entimg/contract/observation.hpp"
@@ -56,7 +56,7 @@ class CollectionWalk {
   std::uint64_t count() const { return count_; }
 
  private:
-  const nlohmann::json& check(const Page& page);
+  simdjson::dom::array check(const Page& page);
   Client& client_;
   std::string collection_path_;
   std::uint64_t limit_;

@@ -1,5 +1,7 @@
 #include "query.hpp"
 
+#include "check_support.hpp"
+
 namespace entimg::contract::detail {
 namespace {
 
@@ -42,10 +44,10 @@ std::string path_with_query(std::string_view path, const common::QueryParams& pa
 }
 
 std::optional<PageQuery> next_link_query(const Page& page) {
-  if (!page.json || !page.json->is_object()) return std::nullopt;
-  const auto it = page.json->find("next");
-  if (it == page.json->end() || !it->is_string()) return std::nullopt;
-  const common::UrlParts url = common::split_url(it->get_ref<const std::string&>());
+  if (!page.json) return std::nullopt;
+  const auto next = as_string(member(*page.json, "next"));
+  if (!next) return std::nullopt;
+  const common::UrlParts url = common::split_url(*next);
   if (!url.ok) return std::nullopt;
   PageQuery q;
   q.label = "next of " + page.exchange.url;
@@ -56,9 +58,9 @@ std::optional<PageQuery> next_link_query(const Page& page) {
 }
 
 bool next_is_null(const Page& page) {
-  if (!page.json || !page.json->is_object()) return false;
-  const auto it = page.json->find("next");
-  return it != page.json->end() && it->is_null();
+  if (!page.json) return false;
+  const auto next = member(*page.json, "next");
+  return next && next->is_null();
 }
 
 }  // namespace entimg::contract::detail

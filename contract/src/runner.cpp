@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "check_support.hpp"
 #include "entimg/common/prng.hpp"
 #include "entimg/common/url.hpp"
 #include "query.hpp"
@@ -111,10 +112,8 @@ class Run {
 
  private:
   std::optional<std::uint64_t> count_of(const Page& page) const {
-    if (!page.json || !page.json->is_object()) return std::nullopt;
-    const auto it = page.json->find("count");
-    if (it == page.json->end() || !it->is_number_unsigned()) return std::nullopt;
-    return it->get<std::uint64_t>();
+    if (!page.json) return std::nullopt;
+    return detail::as_count(detail::member(*page.json, "count"));
   }
 
   Page get(const PageQuery& q) {
@@ -184,10 +183,10 @@ class Run {
 // and a page is empty only past count); following it could go on for ever against a server that
 // claims a huge count, so the walk stops there and walk_reaches_end says why.
 bool empty_with_next(const Page& page) {
-  if (!page.json || !page.json->is_object()) return false;
-  const auto results = page.json->find("results");
-  const auto next = page.json->find("next");
-  return results != page.json->end() && results->is_array() && results->empty() && next != page.json->end() &&
+  if (!page.json) return false;
+  const auto results = detail::member(*page.json, "results");
+  const auto next = detail::member(*page.json, "next");
+  return results && results->is_array() && results->get_array().value_unsafe().size() == 0 && next &&
          !next->is_null();
 }
 

@@ -17,7 +17,8 @@
 
 namespace entimg::contract {
 namespace fs = std::filesystem;
-using detail::Json;
+// Records are compared as nlohmann values: equality and order of keys do not matter there.
+using Json = nlohmann::json;
 
 namespace {
 
@@ -97,7 +98,7 @@ class LiveSide : public Side {
     while (index_ >= page_.size()) {
       const auto page = walk_.next();
       if (!page) return std::nullopt;
-      page_ = std::move(*detail::results_array(*page));
+      page_ = detail::to_nlohmann(*detail::results_array(*page));
       index_ = 0;
       seen_ += page_.size();
       if (options_.on_progress) options_.on_progress({seen_, walk_.count(), 0, {}});
@@ -114,6 +115,16 @@ class LiveSide : public Side {
   std::size_t index_ = 0;
   std::uint64_t seen_ = 0;
 };
+
+// The record's integer id when it fits 64 bits signed.
+std::optional<std::int64_t> integer_id(const Json& record) {
+  if (!record.is_object()) return std::nullopt;
+  const auto id = record.find("id");
+  if (id == record.end() || !id->is_number_integer()) return std::nullopt;
+  if (id->is_number_unsigned() && id->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+    return std::nullopt;
+  return id->get<std::int64_t>();
+}
 
 // JSON kinds as JSON Schema names them.
 enum Kind : unsigned {
@@ -167,7 +178,7 @@ class Differ {
  private:
   // The id of a record, or a runtime_error: records are joined by it.
   std::int64_t id_of(const Json& record, const char* side, std::optional<std::int64_t>& last) {
-    const auto id = detail::record_id(record);
+    const auto id = integer_id(record);
     if (!id)
       throw std::runtime_error(std::string("a record of the ") + side +
                                " side has no integer id: " + record.dump().substr(0, 200));

@@ -16,6 +16,7 @@
 #include "entimg/common/snapshot.hpp"
 #include "entimg/contract/report.hpp"
 #include "entimg/contract/snapshot.hpp"
+#include "json_parse.hpp"
 #include "page_stream.hpp"
 #include "query.hpp"
 #include "raw_json.hpp"
@@ -190,7 +191,8 @@ void Recorder::record_first_pages() {
   parsed.exchange = page1;
   parse_body(parsed);
   const auto next = detail::next_link_query(parsed);  // only when "next" is a string URL
-  if (!next || origin_of(parsed.json->at("next").get<std::string>()) != client_.origin()) return;
+  if (!next || origin_of(*detail::as_string(detail::member(*parsed.json, "next"))) != client_.origin())
+    return;
   const std::string second = detail::path_with_query(collection_, next->params);
   const HttpExchange page2 = client_.request("GET", second);
   if (page2.status != 200)
@@ -200,7 +202,7 @@ void Recorder::record_first_pages() {
 
 void Recorder::take(const Page& page) {
   const std::string& url = page.exchange.url;
-  const detail::Json& results = *detail::results_array(page);  // CollectionWalk checked it
+  const detail::JsonArray results = *detail::results_array(page);  // CollectionWalk checked it
   auto raw = detail::raw_results(page.exchange.body);
   if (raw && raw->size() != results.size()) raw.reset();
   if (!raw && !raw_fallback_noted_) {
@@ -210,8 +212,9 @@ void Recorder::take(const Page& page) {
     raw_fallback_noted_ = true;
   }
   std::string lines;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const auto id = detail::record_id(results[i]);
+  std::size_t i = 0;
+  for (const detail::Json record : results) {
+    const auto id = detail::record_id(record);
     if (!id)
       throw std::runtime_error("GET " + url + ": record " + std::to_string(i) +
                                " has no integer id; a snapshot needs one");
@@ -220,8 +223,9 @@ void Recorder::take(const Page& page) {
                                std::to_string(*state_.last_id) +
                                "; a snapshot needs ids ascending across pages (run the contract suite)");
     state_.last_id = id;
-    lines += raw ? detail::compact_json((*raw)[i]) : results[i].dump();
+    lines += raw ? detail::compact_json((*raw)[i]) : detail::to_nlohmann(record).dump();
     lines += '\n';
+    ++i;
   }
   for (std::size_t written = 0; written < lines.size();) {
     const ssize_t n = ::write(records_fd_, lines.data() + written, lines.size() - written);

@@ -15,6 +15,7 @@
 #include "entimg/common/url.hpp"
 #include "entimg/contract/checks.hpp"
 #include "entimg/contract/observation.hpp"
+#include "json_parse.hpp"
 
 namespace entimg::contract::test {
 
@@ -149,6 +150,11 @@ inline Page make_page_text(std::string body, const common::QueryParams& sent, st
   page.exchange.body = std::move(body);
   parse_body(page);
   return page;
+}
+
+/// The page's parsed body as nlohmann::json (tests edit and compare it).
+inline json body_json(const Page& page) {
+  return page.json ? detail::to_nlohmann(*page.json) : json();
 }
 
 inline Page make_page(const json& body, const common::QueryParams& sent, std::uint64_t limit,

@@ -118,7 +118,7 @@ TEST_CASE("json_body: a 200 body that is not a JSON object fails alone", "[json_
   const std::string tricky = R"({"a":"x\"[[[[\\","b":"\\\"{{{{","c":[[["]]]]]]"]]]})";
   Page strings = make_page_text(std::string(300, ' ') + tricky, {}, 12, 0);
   REQUIRE(strings.json);
-  CHECK((*strings.json)["a"] == "x\"[[[[\\");
+  CHECK(body_json(strings)["a"] == "x\"[[[[\\");
   Page deep_in_string = make_page_text("[\"" + std::string(1000, '[') + "\"]", {}, 12, 0);
   CHECK(deep_in_string.json);
   // Nesting far beyond a page's is refused before parsing (the stack would not survive it).

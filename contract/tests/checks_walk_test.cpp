@@ -198,7 +198,7 @@ TEST_CASE("WalkChecker: 300,000 ids in a scrambled order stay fast", "[walk_no_d
       body["results"][i]["id"] = page * 1000 + static_cast<int>(i) + 1;
     Page p;
     p.exchange.status = 200;
-    p.json = body;
+    set_body(p, body.dump());
     walker.add(p, findings);
   }
   walker.finish(true, 300, findings);

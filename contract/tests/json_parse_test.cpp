@@ -10,6 +10,8 @@
 namespace {
 
 using entimg::contract::detail::parse_json;
+using entimg::contract::detail::parse_json_dom;
+using entimg::contract::detail::to_nlohmann;
 using nlohmann::json;
 
 // Equal values and equal kinds all the way down (json's == calls 5u and 5 equal).
@@ -30,25 +32,47 @@ bool same(const json& a, const json& b) {
   return a == b;
 }
 
+const std::vector<std::string> kValidTexts = {
+    R"({"count":2,"next":null,"previous":"http://h/x?limit=1","results":[{"id":1,"key":null},{"id":2}]})",
+    R"({"a":1,"a":2,"b":[true,false,null]})",  // a duplicate key: the last one wins
+    "[0, 1, 18446744073709551615, 18446744073709551616, -1, -9223372036854775808, -9223372036854775809]",
+    "[1.0, 1e2, -2.5E-3, 1.7976931348623157e308, 5e-324, 0.1]",
+    R"(["\u00e9\ud83d\ude00", "tab\tquote\"slash\/", "", "\u0000"])",
+    " \n\t{ \"nested\" : [ [ [ { } ] ] , { \"e\" : [ ] } ] } \r\n",
+    "\"a string alone\"",
+    "true",
+    "null",
+    "42",
+    R"({"x":{"k":1,"k":{"k":2,"k":3}},"y":[{"a":1,"b":2,"a":3}]})",  // repeated keys, nested
+};
+
 }  // namespace
 
 TEST_CASE("parse_json reads valid JSON exactly as nlohmann::json::parse", "[json]") {
-  const std::vector<std::string> texts = {
-      R"({"count":2,"next":null,"previous":"http://h/x?limit=1","results":[{"id":1,"key":null},{"id":2}]})",
-      R"({"a":1,"a":2,"b":[true,false,null]})",  // a duplicate key: the last one wins
-      "[0, 1, 18446744073709551615, 18446744073709551616, -1, -9223372036854775808, -9223372036854775809]",
-      "[1.0, 1e2, -2.5E-3, 1.7976931348623157e308, 5e-324, 0.1]",
-      R"(["\u00e9\ud83d\ude00", "tab\tquote\"slash\/", "", "\u0000"])",
-      " \n\t{ \"nested\" : [ [ [ { } ] ] , { \"e\" : [ ] } ] } \r\n",
-      "\"a string alone\"",
-      "true",
-      "null",
-      "42",
-  };
-  for (const auto& text : texts) {
+  for (const auto& text : kValidTexts) {
     INFO(text);
     CHECK(same(parse_json(text), json::parse(text)));
   }
+}
+
+TEST_CASE("parse_json_dom holds what nlohmann::json::parse gives, repeated keys resolved", "[json]") {
+  for (const auto& text : kValidTexts) {
+    INFO(text);
+    const auto parsed = parse_json_dom(text);
+    REQUIRE(parsed.document);
+    CHECK(same(to_nlohmann(parsed.root), json::parse(text)));
+  }
+  // The DOM itself keeps one member per key: the last one.
+  const auto repeated = parse_json_dom(R"({"a":1,"b":2,"a":3})");
+  CHECK(repeated.root.get_object().value().size() == 2);
+  CHECK(repeated.root.at_key("a").get_int64().value() == 3);
+  // Copies share the document: the root stays valid after the first holder is gone.
+  entimg::contract::detail::ParsedJson copy;
+  {
+    const auto original = parse_json_dom(R"({"results":[{"id":7}]})");
+    copy = original;
+  }
+  CHECK(copy.root.at_pointer("/results/0/id").get_int64().value() == 7);
 }
 
 TEST_CASE("parse_json refuses what nlohmann refuses, with nlohmann's message", "[json]") {
@@ -71,7 +95,7 @@ TEST_CASE("parse_json refuses what nlohmann refuses, with nlohmann's message", "
   };
   for (const auto& text : texts) {
     INFO(text);
-    std::string expected, got;
+    std::string expected, got, got_dom;
     try {
       [[maybe_unused]] const json parsed = json::parse(text);
     } catch (const json::exception& e) {
@@ -82,8 +106,14 @@ TEST_CASE("parse_json refuses what nlohmann refuses, with nlohmann's message", "
     } catch (const json::exception& e) {
       got = e.what();
     }
+    try {
+      [[maybe_unused]] const auto parsed = parse_json_dom(text);
+    } catch (const json::exception& e) {
+      got_dom = e.what();
+    }
     CHECK_FALSE(expected.empty());
     CHECK(got == expected);
+    CHECK(got_dom == expected);
   }
 }
 

@@ -1,11 +1,12 @@
 #pragma once
 // What the suite saw: fetched pages with what it asked for, and the walk over them.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "entimg/common/url.hpp"
 #include "entimg/contract/http.hpp"
@@ -19,8 +20,10 @@ struct Page {
   common::QueryParams sent;  ///< the query parameters the suite sent, decoded
   std::uint64_t effective_limit = 12;
   std::uint64_t effective_offset = 0;
-  std::optional<nlohmann::json> json;  ///< the parsed body, when it is JSON
-  std::string json_error;              ///< why it is not, otherwise
+  /// The parsed body, when it is JSON: simdjson's read-only DOM, pointing into json_document.
+  std::optional<simdjson::dom::element> json;
+  std::shared_ptr<const simdjson::dom::document> json_document;  ///< owns what json points into
+  std::string json_error;                                        ///< why the body is not JSON, otherwise
 };
 
 /// A request with its expected effective window, before it is sent.
@@ -33,5 +36,7 @@ struct PageQuery {
 
 /// Parses the body as JSON into page.json or sets json_error; a truncated body is never parsed.
 void parse_body(Page& page);
+/// page.exchange.body = text, then parse_body: a page whose body a test or tool writes.
+void set_body(Page& page, std::string text);
 
 }  // namespace entimg::contract
