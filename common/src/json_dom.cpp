@@ -41,10 +41,34 @@ Json to_nlohmann(element value) {
   return Json(nullptr);
 }
 
+namespace {
+
+constexpr std::size_t kSaturatedCount = 0xFFFFFF;
+
+template <typename Container>
+std::size_t counted(Container container) {
+  std::size_t count = container.size();
+  if (count < kSaturatedCount) return count;
+  count = 0;
+  for (auto at = container.begin(); at != container.end(); ++at)
+    ++count;
+  return count;
+}
+
+}  // namespace
+
+std::size_t count_of(simdjson::dom::array values) {
+  return counted(values);
+}
+
+std::size_t count_of(simdjson::dom::object members) {
+  return counted(members);
+}
+
 Json to_nlohmann(simdjson::dom::array values) {
   Json out = Json::array();
   auto& items = out.get_ref<Json::array_t&>();
-  items.reserve(values.size());
+  items.reserve(count_of(values));
   for (const element item : values)
     items.push_back(to_nlohmann(item));
   return out;

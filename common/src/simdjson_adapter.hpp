@@ -5,7 +5,7 @@
 // length. One difference: simdjson's DOM keeps every member of an object with a repeated key, and so does
 // this view (find gives the first), where nlohmann's parser keeps only the last; such texts must reach
 // valijson through nlohmann (contract/src/json_parse.hpp takes them that way). Deduplicating here cost a
-// quarter of the validation time. The element's parser must outlive the adapter. Include this header after
+// quarter of the validation time. The element's document must outlive the adapter. Include this header after
 // schema.cpp has set VALIJSON_USE_EXCEPTIONS.
 #ifndef VALIJSON_USE_EXCEPTIONS
 #error "define VALIJSON_USE_EXCEPTIONS as schema.cpp does before including simdjson_adapter.hpp"
@@ -271,13 +271,7 @@ inline SimdjsonArrayIterator SimdjsonArray::end() const {
 }
 
 inline std::size_t SimdjsonArray::size() const {
-  // simdjson's count saturates at 0xFFFFFF; past that the items are counted.
-  std::size_t count = array_.size();
-  if (count < 0xFFFFFF) return count;
-  count = 0;
-  for (auto at = array_.begin(); at != array_.end(); ++at)
-    ++count;
-  return count;
+  return count_of(array_);
 }
 
 inline SimdjsonObjectMemberIterator SimdjsonObject::begin() const {
@@ -297,13 +291,7 @@ inline SimdjsonObjectMemberIterator SimdjsonObject::find(std::string_view key) c
 }
 
 inline std::size_t SimdjsonObject::size() const {
-  // As for arrays, simdjson's count saturates at 0xFFFFFF.
-  std::size_t count = object_.size();
-  if (count < 0xFFFFFF) return count;
-  count = 0;
-  for (auto at = object_.begin(); at != object_.end(); ++at)
-    ++count;
-  return count;
+  return count_of(object_);
 }
 
 }  // namespace entimg::common::detail

@@ -327,7 +327,8 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
     if (++reported > detail::kFailuresPerPage) break;
     findings.fail({"link_origin",
                    "expected image URLs on " + own + ", got " + got + " in " + std::to_string(w.records) +
-                       " of " + std::to_string(results->size()) + " records (first: " + quote(w.image) + ")",
+                       " of " + std::to_string(detail::count_of(*results)) +
+                       " records (first: " + quote(w.image) + ")",
                    page.exchange.url, detail::record_pointer(w.first, "image"), detail::record_id(w.record)});
   }
 }

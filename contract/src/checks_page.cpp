@@ -352,14 +352,14 @@ void page_length(const CheckContext&, const Page& page, Findings& findings) {
   if (!count) return;
   const std::uint64_t limit = page.effective_limit, offset = page.effective_offset;
   const std::uint64_t expected = *count > offset ? std::min(*count - offset, limit) : 0;
-  if (results->size() == expected) {
+  if (detail::count_of(*results) == expected) {
     findings.pass("page_length");
     return;
   }
   findings.fail({"page_length",
                  "expected " + std::to_string(expected) + " records (count " + std::to_string(*count) +
                      ", offset " + std::to_string(offset) + ", limit " + std::to_string(limit) + "), got " +
-                     std::to_string(results->size()),
+                     std::to_string(detail::count_of(*results)),
                  page.exchange.url, "/results", std::nullopt});
 }
 
@@ -373,12 +373,12 @@ void default_page_length(const CheckContext&, const Page& default_page, Findings
   const std::uint64_t offset = default_page.effective_offset;
   if (results && count) {
     const std::uint64_t expected = *count > offset ? std::min<std::uint64_t>(*count - offset, 12) : 0;
-    if (results->size() == expected) {
+    if (detail::count_of(*results) == expected) {
       budget.pass();
     } else {
       budget.fail("expected " + std::to_string(expected) + " records on a default page (12 at most; count " +
                       std::to_string(*count) + ", offset " + std::to_string(offset) +
-                      ", no limit sent), got " + std::to_string(results->size()),
+                      ", no limit sent), got " + std::to_string(detail::count_of(*results)),
                   "/results");
     }
   }
@@ -414,11 +414,12 @@ void parameter_probe(const CheckContext&, const Page& probe, Findings& findings)
     const std::uint64_t expected = *count > probe.effective_offset
                                        ? std::min(*count - probe.effective_offset, probe.effective_limit)
                                        : 0;
-    if (results->size() == expected) {
+    if (detail::count_of(*results) == expected) {
       budget.pass();
     } else {
       budget.fail(sent + "expected " + std::to_string(expected) + " records (DRF's window: " + window +
-                      ", count " + std::to_string(*count) + "), got " + std::to_string(results->size()),
+                      ", count " + std::to_string(*count) + "), got " +
+                      std::to_string(detail::count_of(*results)),
                   "/results");
     }
   }

@@ -105,7 +105,8 @@ void ascending_across_pages(const CheckContext& context, const Page& earlier, co
   findings.fail({"ascending_across_pages",
                  "expected the page's first " + key + " above the previous page's last " +
                      detail::describe(*last) + " (" + earlier.exchange.url + " " +
-                     detail::record_pointer(before->size() - 1, key) + "), got " + detail::describe(*first),
+                     detail::record_pointer(detail::count_of(*before) - 1, key) + "), got " +
+                     detail::describe(*first),
                  later.exchange.url, detail::record_pointer(0, key), detail::record_id(first_record)});
 }
 
@@ -133,9 +134,9 @@ void refetch_same_ids(const CheckContext&, const Page& first, const Page& again,
       record = detail::record_id(*y);
     }
   }
-  if (problem.empty() && a->size() != b->size())
-    problem = "expected the same " + std::to_string(a->size()) + " records as the first fetch, got " +
-              std::to_string(b->size());
+  if (problem.empty() && detail::count_of(*a) != detail::count_of(*b))
+    problem = "expected the same " + std::to_string(detail::count_of(*a)) +
+              " records as the first fetch, got " + std::to_string(detail::count_of(*b));
   if (problem.empty()) {
     findings.pass("refetch_same_ids");
   } else {
@@ -166,7 +167,7 @@ void WalkChecker::add(const Page& page, Findings& findings) {
   }
   const auto results = detail::results_array(page);
   if (!results) return;
-  records_seen_ += results->size();
+  records_seen_ += detail::count_of(*results);
   detail::FailureBudget budget(findings, "walk_no_duplicates", page.exchange.url);
   std::size_t i = 0;
   for (const Json record : *results) {

@@ -91,9 +91,9 @@ std::string describe(const nlohmann::json& value) {
 std::string describe(Json value) {
   switch (value.type()) {
     case simdjson::dom::element_type::OBJECT:
-      return "an object of " + std::to_string(value.get_object().value_unsafe().size()) + " keys";
+      return "an object of " + std::to_string(count_of(value.get_object().value_unsafe())) + " keys";
     case simdjson::dom::element_type::ARRAY:
-      return "an array of " + std::to_string(value.get_array().value_unsafe().size()) + " items";
+      return "an array of " + std::to_string(count_of(value.get_array().value_unsafe())) + " items";
     default:
       return describe(to_nlohmann(value));
   }

@@ -44,12 +44,16 @@ bool has_repeated_key(element value) {
   return std::adjacent_find(many.begin(), many.end()) != many.end();
 }
 
+// A parser keeps its working buffers between documents; one per thread, as the walk parses on several.
+simdjson::dom::parser& thread_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
 // Parses into a document of its own; false when simdjson refuses the text.
 bool parse_into(const std::string& text, ParsedJson& out) {
-  // A parser keeps its working buffers between documents; one per thread, as the walk parses on several.
-  thread_local simdjson::dom::parser parser;
   auto document = std::make_shared<simdjson::dom::document>();
-  const auto parsed = parser.parse_into_document(*document, text);
+  const auto parsed = thread_parser().parse_into_document(*document, text);
   if (parsed.error() != simdjson::SUCCESS) return false;
   out.root = parsed.value_unsafe();
   out.document = std::move(document);
@@ -68,8 +72,7 @@ ParsedJson parse_json_dom(const std::string& text) {
 }
 
 Json parse_json(const std::string& text) {
-  thread_local simdjson::dom::parser parser;
-  const auto parsed = parser.parse(text);
+  const auto parsed = thread_parser().parse(text);
   if (parsed.error() != simdjson::SUCCESS) return Json::parse(text);
   return to_nlohmann(parsed.value_unsafe());
 }

@@ -25,6 +25,7 @@ struct ParsedJson {
 /// "-0" is the integer 0 in both.
 ParsedJson parse_json_dom(const std::string& text);
 
+using common::count_of;
 using common::to_nlohmann;
 
 /// nlohmann::json::parse(text), read through simdjson (about twice as fast on large pages).

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "check_support.hpp"
+#include "json_parse.hpp"
 #include "query.hpp"
 
 namespace entimg::contract::detail {
@@ -99,7 +100,7 @@ std::optional<Page> CollectionWalk::next() {
   Page page;
   if (!started_) {
     page = fetch_window(client_, collection_path_, limit_, next_offset_);
-    const std::size_t size = check(page).size();
+    const std::size_t size = count_of(check(page));
     stride_ = size == 0 || size >= limit_ || size >= count_ ? limit_ : size;
     started_ = true;
   } else {
@@ -107,7 +108,7 @@ std::optional<Page> CollectionWalk::next() {
     stream_->stop_at(count_);
     page = stream_->next();
   }
-  const std::size_t size = check(page).size();
+  const std::size_t size = count_of(check(page));
   next_offset_ += stride_;
   over_ = size == 0 || next_offset_ >= count_;
   return page;

@@ -204,7 +204,7 @@ void Recorder::take(const Page& page) {
   const std::string& url = page.exchange.url;
   const detail::JsonArray results = *detail::results_array(page);  // CollectionWalk checked it
   auto raw = detail::raw_results(page.exchange.body);
-  if (raw && raw->size() != results.size()) raw.reset();
+  if (raw && raw->size() != detail::count_of(results)) raw.reset();
   if (!raw && !raw_fallback_noted_) {
     result_.warnings.push_back(
         "the records of " + url +

@@ -349,6 +349,21 @@ TEST_CASE("page_length: results must fill the effective window", "[page_length]"
   CHECK(failing_rules(f2) == only("page_length"));
 }
 
+// simdjson's own array size stops at 0xFFFFFF; a 34 MB body (under the 64 MiB cap) holds more items.
+TEST_CASE("page_length counts past simdjson's saturated array size", "[page_length]") {
+  constexpr std::uint64_t kItems = 0xFFFFFF + 2;
+  std::string text = R"({"count":)" + std::to_string(kItems) + R"(,"next":null,"previous":null,"results":[0)";
+  text.reserve(text.size() + 2 * kItems + 4);
+  for (std::uint64_t i = 1; i < kItems; ++i)
+    text += ",0";
+  text += "]}";
+  const std::string limit = std::to_string(kItems);
+  Findings findings;
+  page_length(context(), make_page_text(std::move(text), {{"limit", limit}}, kItems, 0), findings);
+  CHECK(findings.failures().empty());
+  CHECK(findings.checked("page_length") == 1);
+}
+
 TEST_CASE("default_page_length: 12 records and limit=12 in the links", "[default_page_length]") {
   Findings ok;
   default_page_length(context(), drf_page(300, std::nullopt, std::nullopt), ok);
