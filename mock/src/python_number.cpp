@@ -115,24 +115,40 @@ std::strong_ordering operator<=>(const BigUint& a, const BigUint& b) {
   return a.digits_.compare(b.digits_) <=> 0;
 }
 
-std::string_view strip_python_whitespace(std::string_view s) {
+namespace {
+
+// int(str) keeps ASCII as it is and turns every other Unicode space into ' ' (CPython's
+// _PyUnicode_TransformDecimalAndSpaceToASCII), then skips C's isspace() only: U+001C-U+001F, which
+// str.strip() removes, make int() fail.
+bool is_int_space(char32_t c) {
+  return c < 0x80 ? c == ' ' || (c >= 0x09 && c <= 0x0d) : is_python_space(c);
+}
+
+template <typename IsSpace>
+std::string_view strip_code_points(std::string_view s, IsSpace is_space) {
   // Leading: decode forward; trailing: find the last non-space code point's end.
   std::size_t begin = 0;
   while (begin < s.size()) {
     std::size_t i = begin;
-    if (!is_python_space(next_code_point(s, i))) break;
+    if (!is_space(next_code_point(s, i))) break;
     begin = i;
   }
   std::size_t end = begin, i = begin;
   while (i < s.size()) {
     const char32_t c = next_code_point(s, i);
-    if (!is_python_space(c)) end = i;
+    if (!is_space(c)) end = i;
   }
   return s.substr(begin, end - begin);
 }
 
+}  // namespace
+
+std::string_view strip_python_whitespace(std::string_view s) {
+  return strip_code_points(s, is_python_space);
+}
+
 std::optional<PyInt> parse_python_int(std::string_view utf8) {
-  const std::u32string cp = to_code_points(strip_python_whitespace(utf8));
+  const std::u32string cp = to_code_points(strip_code_points(utf8, is_int_space));
   std::size_t pos = 0;
   PyInt result;
   if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) result.negative = cp[pos++] == U'-';

@@ -24,6 +24,12 @@ TEST_CASE("parse_python_int follows Python's int(str)", "[python_number]") {
   CHECK(py_int("\xE3\x80\x80"
                "5\t") == "5");  // ideographic space
   CHECK(py_int("99999999999999999999") == "99999999999999999999");
+  CHECK(py_int("\xC2\x85"
+               "5\xC2\xA0") == "5");  // NEL and no-break space: Unicode spaces are skipped
+  CHECK(py_int("\v5\f\r\n") == "5");
+  // int() skips only C's ASCII spaces: U+001C-U+001F, which str.strip() removes, make it fail.
+  for (const char* bad : {"\x1c\x35", "\x1d\x35", "\x1e\x35", "\x35\x1f"})  // \x35 is '5'
+    CHECK(py_int(bad) == "ValueError");
   for (const char* bad : {"", " ", "abc", "1.5", "1e1", "0x10", "_1", "1_", "1__2", "+", "- 5", "\xC2\xB2"})
     CHECK(py_int(bad) == "ValueError");
 }
