@@ -149,4 +149,19 @@ UrlParts split_url(std::string_view url) {
   return parts;
 }
 
+void append_quote_plus(std::string& out, std::string_view utf8) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (const char ch : utf8) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+        c == '-' || c == '~') {
+      out.push_back(ch);
+    } else if (c == ' ') {
+      out.push_back('+');
+    } else {
+      out.append({'%', kHex[c >> 4], kHex[c & 15]});
+    }
+  }
+}
+
 }  // namespace entimg::common

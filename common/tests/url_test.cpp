@@ -47,3 +47,9 @@ TEST_CASE("split_url finds the parts of an absolute URL", "[url]") {
   CHECK_FALSE(split_url("http://").ok);
   CHECK(split_url("http://h").path == "/");
 }
+
+TEST_CASE("quote_plus encodes all but unreserved characters, space as '+'", "[url]") {
+  std::string out = "k=";
+  append_quote_plus(out, std::string_view("a b/c,d~e_f.g-h+\xD0\xAF\0", 19));
+  CHECK(out == "k=a+b%2Fc%2Cd~e_f.g-h%2B%D0%AF%00");
+}

@@ -11,6 +11,7 @@
 #include <simdjson.h>
 #include <nlohmann/json.hpp>
 
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 #include "entimg/contract/checks.hpp"
 #include "entimg/contract/observation.hpp"
@@ -93,9 +94,8 @@ std::string add_decimal(std::uint64_t a, std::uint64_t b);
 /// True when text is ASCII digits whose value is the decimal `expected` (leading zeros allowed).
 bool is_decimal_equal(std::string_view text, std::string_view expected);
 
-/// ASCII case-insensitive equality.
-bool iequals(std::string_view a, std::string_view b);
-std::string_view trim(std::string_view text);
+using common::iequals_ascii;
+using common::trim;
 /// Values of every header of that name (a list header may come in several lines).
 std::vector<std::string_view> header_values(const HttpExchange& exchange, std::string_view name);
 /// The non-empty, trimmed elements of comma-separated header values.

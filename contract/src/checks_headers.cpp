@@ -18,13 +18,6 @@ std::string joined(const std::vector<std::string_view>& values) {
   return out;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
-  return out;
-}
-
 // Headers that legitimately differ between two answers to the same request: clocks, connection
 // handling, per-request ids and timings, cookies. Content-Length is compared on its own.
 bool is_volatile_header(std::string_view lower_name) {
@@ -66,7 +59,7 @@ bool is_volatile_header(std::string_view lower_name) {
 std::map<std::string, std::vector<std::string>> stable_headers(const HttpExchange& exchange) {
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& [name, value] : exchange.headers) {
-    std::string key = lower(detail::trim(name));
+    std::string key = common::ascii_lowered(detail::trim(name));
     if (!is_volatile_header(key)) out[std::move(key)].emplace_back(detail::trim(value));
   }
   for (auto& [name, values] : out)
@@ -86,7 +79,7 @@ std::string values_text(const std::vector<std::string>& values) {
 // came content-encoded (the client may have decoded it). nullopt when it cannot be known.
 std::optional<std::string> expected_content_length(const HttpExchange& get) {
   const auto encoding = get.header("Content-Encoding");
-  if (encoding && !detail::iequals(detail::trim(*encoding), "identity")) {
+  if (encoding && !detail::iequals_ascii(detail::trim(*encoding), "identity")) {
     const auto length = get.header("Content-Length");
     return length ? std::optional(std::string(detail::trim(*length))) : std::nullopt;
   }
@@ -111,7 +104,7 @@ void content_type_json(const CheckContext&, const Page& page, Findings& findings
   } else {
     std::string_view value = values[0];
     const std::size_t semicolon = value.find(';');
-    if (!detail::iequals(detail::trim(value.substr(0, semicolon)), "application/json")) {
+    if (!detail::iequals_ascii(detail::trim(value.substr(0, semicolon)), "application/json")) {
       problem = "expected Content-Type application/json, got " + quote(value);
     } else if (semicolon != std::string_view::npos) {
       for (std::string_view rest = value.substr(semicolon + 1); !rest.empty();) {
@@ -119,12 +112,13 @@ void content_type_json(const CheckContext&, const Page& page, Findings& findings
         const std::string_view param = detail::trim(rest.substr(0, next));
         rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
         const std::size_t eq = param.find('=');
-        if (eq == std::string_view::npos || !detail::iequals(detail::trim(param.substr(0, eq)), "charset"))
+        if (eq == std::string_view::npos ||
+            !detail::iequals_ascii(detail::trim(param.substr(0, eq)), "charset"))
           continue;
         std::string_view charset = detail::trim(param.substr(eq + 1));
         if (charset.size() >= 2 && charset.front() == '"' && charset.back() == '"')
           charset = charset.substr(1, charset.size() - 2);
-        if (!detail::iequals(charset, "utf-8") && !detail::iequals(charset, "utf8"))
+        if (!detail::iequals_ascii(charset, "utf-8") && !detail::iequals_ascii(charset, "utf8"))
           problem = "expected Content-Type application/json in UTF-8, got " + quote(value);
       }
     }
@@ -172,7 +166,7 @@ void vary_accept(const CheckContext&, const Page& page, Findings& findings) {
   if (ex.status != 200) return;
   const auto values = detail::header_values(ex, "Vary");
   for (const auto element : detail::list_elements(values)) {
-    if (detail::iequals(element, "accept")) {
+    if (detail::iequals_ascii(element, "accept")) {
       findings.pass("vary_accept");
       return;
     }

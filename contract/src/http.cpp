@@ -29,7 +29,7 @@ using detail::abort_socket;
 using detail::add_ca_bundle;
 using detail::bytes_received;
 using detail::for_message;
-using detail::iequals;
+using detail::iequals_ascii;
 using detail::parse_retry_after;
 using detail::parse_url;
 using detail::receive_buffer;
@@ -137,14 +137,14 @@ void check_header_option(const std::pair<std::string, std::string>& header) {
 
 std::optional<std::string> HttpExchange::header(std::string_view name) const {
   for (const auto& [key, value] : headers) {
-    if (iequals(key, name)) return value;
+    if (iequals_ascii(key, name)) return value;
   }
   return std::nullopt;
 }
 
 std::size_t HttpExchange::header_count(std::string_view name) const {
-  return static_cast<std::size_t>(
-      std::count_if(headers.begin(), headers.end(), [&](const auto& h) { return iequals(h.first, name); }));
+  return static_cast<std::size_t>(std::count_if(headers.begin(), headers.end(),
+                                                [&](const auto& h) { return iequals_ascii(h.first, name); }));
 }
 
 std::optional<std::string> origin_of(std::string_view url) {
@@ -304,7 +304,7 @@ std::optional<std::string> Client::Impl::admit() {
 milliseconds Client::Impl::retry_wait(const Headers& headers, int attempt) {
   const auto cap = std::max(options_.max_retry_wait, milliseconds(0));
   for (const auto& [name, value] : headers) {
-    if (!iequals(name, "Retry-After")) continue;
+    if (!iequals_ascii(name, "Retry-After")) continue;
     if (const auto wait = parse_retry_after(value)) return std::min(*wait, cap);
     break;
   }

@@ -6,16 +6,13 @@
 
 #include <openssl/x509_vfy.h>
 
+#include "entimg/common/ascii.hpp"
 #include "http_detail.hpp"
 
 namespace entimg::contract::detail {
 namespace {
 
 using std::chrono::milliseconds;
-
-char ascii_lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -28,12 +25,6 @@ bool is_host_char(char c) {
 
 bool is_ipv6_char(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' || c == '.';
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
-  return out;
 }
 
 std::optional<int> parse_port(std::string_view text, bool tls) {
@@ -71,7 +62,7 @@ std::string encode_unsafe(std::string_view text) {
 std::optional<Target> parse_url(std::string_view url) {
   const auto sep = url.find("://");
   if (sep == std::string_view::npos) return std::nullopt;
-  const std::string scheme = lower(url.substr(0, sep));
+  const std::string scheme = common::ascii_lowered(url.substr(0, sep));
   if (scheme != "http" && scheme != "https") return std::nullopt;
   Target target;
   target.tls = scheme == "https";
@@ -88,7 +79,7 @@ std::optional<Target> parse_url(std::string_view url) {
   if (!authority.empty() && authority.front() == '[') {
     const auto close = authority.find(']');
     if (close == std::string_view::npos) return std::nullopt;
-    target.host = lower(authority.substr(1, close - 1));
+    target.host = common::ascii_lowered(authority.substr(1, close - 1));
     const std::string_view after = authority.substr(close + 1);
     if (!after.empty() && after.front() != ':') return std::nullopt;
     if (!after.empty()) port_text = after.substr(1);
@@ -97,7 +88,7 @@ std::optional<Target> parse_url(std::string_view url) {
       return std::nullopt;
   } else {
     const auto colon = authority.rfind(':');
-    target.host = lower(authority.substr(0, colon));
+    target.host = common::ascii_lowered(authority.substr(0, colon));
     if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
     if (target.host.empty() || !std::all_of(target.host.begin(), target.host.end(), is_host_char)) {
       return std::nullopt;

@@ -49,7 +49,7 @@ inline constexpr std::array<ImageType, 27> kImageTypes = {{
 
 inline const ImageType* image_type(std::string_view extension) {
   for (const ImageType& t : kImageTypes)
-    if (iequals(t.extension, extension)) return &t;
+    if (iequals_ascii(t.extension, extension)) return &t;
   return nullptr;
 }
 
@@ -88,7 +88,7 @@ inline ExpectedMime expected_mime(std::string_view file) {
   bool exact_encoding = false, folded_encoding = false;
   for (const std::string_view e : kEncodings) {
     exact_encoding = exact_encoding || out.extension == e;
-    folded_encoding = folded_encoding || iequals(out.extension, e);
+    folded_encoding = folded_encoding || iequals_ascii(out.extension, e);
   }
   if (folded_encoding) {  // one encoding suffix is stripped, as Python does, and only one
     out.extension = extension_of(file.substr(0, file.size() - out.extension.size()));

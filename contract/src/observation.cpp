@@ -204,29 +204,10 @@ bool is_decimal_equal(std::string_view text, std::string_view expected) {
   return text == expected;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-    text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
-    text.remove_suffix(1);
-  return text;
-}
-
 std::vector<std::string_view> header_values(const HttpExchange& exchange, std::string_view name) {
   std::vector<std::string_view> out;
   for (const auto& [k, v] : exchange.headers)
-    if (iequals(k, name)) out.emplace_back(v);
+    if (iequals_ascii(k, name)) out.emplace_back(v);
   return out;
 }
 

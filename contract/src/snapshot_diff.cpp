@@ -313,10 +313,7 @@ void Differ::finish(Side& before, Side& after) {
   const auto fold = [](const HeaderList& list) {
     std::map<std::string, std::string> out;
     for (const auto& [name, value] : list) {
-      std::string key = name;
-      std::transform(key.begin(), key.end(), key.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      auto [it, fresh] = out.emplace(key, value);
+      auto [it, fresh] = out.emplace(common::ascii_lowered(name), value);
       if (!fresh) it->second += ", " + value;
     }
     return out;

@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 bool volatile_header(std::string_view name) {
   for (const std::string_view v : {"date", "content-length", "connection", "keep-alive", "transfer-encoding",
                                    "set-cookie", "age", "expires", "last-modified", "etag"})
-    if (detail::iequals(name, v)) return true;
+    if (detail::iequals_ascii(name, v)) return true;
   return false;
 }
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 #include "pagination.hpp"
 
@@ -15,12 +16,6 @@ bool is_word_separator(char c) {
          c == '"' || c == '\'';
 }
 
-bool istarts_with(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), s.begin(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-         });
-}
-
 bool is_word_char(char c) {  // Python's \w on the ASCII range; any UTF-8 byte counts as a letter
   const auto u = static_cast<unsigned char>(c);
   return u >= 0x80 || std::isalnum(u) || c == '_';
@@ -29,9 +24,9 @@ bool is_word_char(char c) {  // Python's \w on the ASCII range; any UTF-8 byte c
 // ^https?://\[?\w
 bool simple_url(std::string_view w) {
   std::size_t at = 0;
-  if (istarts_with(w, "http://"))
+  if (common::istarts_with_ascii(w, "http://"))
     at = 7;
-  else if (istarts_with(w, "https://"))
+  else if (common::istarts_with_ascii(w, "https://"))
     at = 8;
   else
     return false;
@@ -41,13 +36,13 @@ bool simple_url(std::string_view w) {
 
 // ^www\.|^(?!http)\w[^@]+\.(com|edu|gov|int|mil|net|org)($|/.*)$
 bool simple_url_2(std::string_view w) {
-  if (istarts_with(w, "www.")) return true;
-  if (w.empty() || istarts_with(w, "http") || !is_word_char(w[0])) return false;
+  if (common::istarts_with_ascii(w, "www.")) return true;
+  if (w.empty() || common::istarts_with_ascii(w, "http") || !is_word_char(w[0])) return false;
   for (const std::string_view tld : {".com", ".edu", ".gov", ".int", ".mil", ".net", ".org"}) {
     // The last match of ".tld" followed by the end or "/": [^@]+ between the first char and it.
     for (std::size_t pos = w.find_first_of('.', 1); pos != std::string_view::npos;
          pos = w.find('.', pos + 1)) {
-      if (pos < 2 || !istarts_with(w.substr(pos), tld)) continue;
+      if (pos < 2 || !common::istarts_with_ascii(w.substr(pos), tld)) continue;
       const std::size_t end = pos + tld.size();
       if (end != w.size() && w[end] != '/') continue;
       if (w.substr(1, pos - 1).find('@') == std::string_view::npos) return true;
@@ -121,9 +116,9 @@ std::string smart_urlquote(std::string_view url) {
     std::string encoded;
     for (const auto& [key, value] : common::parse_query(query)) {
       if (!encoded.empty()) encoded.push_back('&');
-      append_quote_plus(encoded, common::utf8_replace_invalid(common::percent_decode(key, false)));
+      common::append_quote_plus(encoded, common::utf8_replace_invalid(common::percent_decode(key, false)));
       encoded.push_back('=');
-      append_quote_plus(encoded, common::utf8_replace_invalid(common::percent_decode(value, false)));
+      common::append_quote_plus(encoded, common::utf8_replace_invalid(common::percent_decode(value, false)));
     }
     if (!encoded.empty()) out += "?" + encoded;
   }

@@ -8,6 +8,7 @@
 #include "basic_auth.hpp"
 #include "browsable.hpp"
 #include "django_pages.hpp"
+#include "entimg/common/ascii.hpp"
 
 #include <nlohmann/json.hpp>
 #include "entimg/mock/behaviour.hpp"
@@ -331,7 +332,7 @@ std::vector<std::pair<std::string, std::string>> breadcrumbs(const ViewRequest& 
   std::string keep;
   if (const std::string* f = common::last_value(params, "format")) {
     keep = "?format=";
-    append_quote_plus(keep, *f);
+    common::append_quote_plus(keep, *f);
   }
   std::vector<std::pair<std::string, std::string>> crumbs = {{"Api Root", "/edw/api/" + keep}};
   if (view.kind == ViewKind::Detail)
@@ -462,11 +463,8 @@ HttpResponse server_error() {
 // DRF's select_parser over [JSONParser, FormParser, MultiPartParser]: the first whose media type matches
 // the request's Content-Type, types compared without case and '*' matching anything; "" when none does.
 std::string_view select_parser(std::string_view content_type) {
-  std::string full(content_type.substr(0, content_type.find(';')));
-  const auto b = full.find_first_not_of(" \t"), e = full.find_last_not_of(" \t");
-  full = b == std::string::npos ? "" : full.substr(b, e - b + 1);
-  for (char& c : full)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string full =
+      common::ascii_lowered(common::trim(content_type.substr(0, content_type.find(';'))));
   const std::size_t slash = full.find('/');
   const std::string main = full.substr(0, slash),
                     sub = slash == std::string::npos ? "" : full.substr(slash + 1);
@@ -716,7 +714,7 @@ HttpResponse root_answer(const ViewRequest& request, const Prelude& prelude) {
                      (request.format_suffix.empty() ? "/" : "." + request.format_suffix);
   if (const std::string* f = common::last_value(request.params, "format")) {
     link += "?format=";
-    append_quote_plus(link, *f);
+    common::append_quote_plus(link, *f);
   }
   std::string body;
   JsonWriter w(body, prelude.indent);

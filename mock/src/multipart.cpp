@@ -4,17 +4,11 @@
 #include <cctype>
 #include <utility>
 
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 
 namespace entimg::mock::detail {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
@@ -70,7 +64,7 @@ std::optional<std::string> header_parameter(std::string_view header, std::string
     const std::string_view piece = trim(pieces[i]);
     const auto eq = piece.find('=');
     if (eq == std::string_view::npos) continue;
-    std::string key = lower(trim(piece.substr(0, eq)));
+    std::string key = common::ascii_lowered(trim(piece.substr(0, eq)));
     bool encoded = false;
     if (key.ends_with('*')) {
       key.pop_back();
@@ -143,7 +137,7 @@ MultipartResult parse_multipart(std::string_view content_type, std::string_view 
       headers = eol == std::string_view::npos ? std::string_view{} : headers.substr(eol + 2);
       const auto colon = line.find(':');
       if (colon == std::string_view::npos) continue;
-      const std::string key = lower(trim(line.substr(0, colon)));
+      const std::string key = common::ascii_lowered(trim(line.substr(0, colon)));
       if (key == "content-disposition") disposition = std::string(trim(line.substr(colon + 1)));
       if (key == "content-type") type = std::string(trim(line.substr(colon + 1)));
     }

@@ -4,22 +4,15 @@
 #include <map>
 #include <vector>
 
+#include "entimg/common/ascii.hpp"
 #include "python_number.hpp"
 
 namespace entimg::mock::detail {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
+// Python's bytes.strip(): DRF parses media types from the header's bytes.
 std::string_view trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n\f\v");
-  if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n\f\v") - b + 1);
+  return common::trim(s, common::kAsciiSpace);
 }
 
 // Django's parse_header: "type/sub; k=v; k2=\"v2\"" -> lower-cased type and parameters.
@@ -39,14 +32,14 @@ struct MediaType {
         start = i + 1;
       }
     }
-    const std::string full = lower(parts.front());
+    const std::string full = common::ascii_lowered(parts.front());
     const auto slash = full.find('/');
     main_type = full.substr(0, slash);
     sub_type = slash == std::string::npos ? "" : full.substr(slash + 1);
     for (std::size_t i = 1; i < parts.size(); ++i) {
       const auto eq = parts[i].find('=');
       if (eq == std::string_view::npos) continue;
-      const std::string name = lower(trim(parts[i].substr(0, eq)));
+      const std::string name = common::ascii_lowered(trim(parts[i].substr(0, eq)));
       std::string value(trim(parts[i].substr(eq + 1)));
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
         value = value.substr(1, value.size() - 2);

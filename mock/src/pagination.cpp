@@ -24,9 +24,9 @@ std::string rebuild_url(const RequestUrl& url,
     for (const auto v : values) {
       if (!first) out.push_back('&');
       first = false;
-      append_quote_plus(out, k);
+      common::append_quote_plus(out, k);
       out.push_back('=');
-      append_quote_plus(out, v);
+      common::append_quote_plus(out, v);
     }
   return out;
 }
@@ -47,23 +47,6 @@ std::string quote(std::string_view utf8, std::string_view safe) {
     }
   }
   return out;
-}
-
-void append_quote_plus(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-        c == '-' || c == '~') {
-      out.push_back(ch);
-    } else if (c == ' ') {
-      out.push_back('+');
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
 }
 
 Window read_window(const common::QueryParams& params) {

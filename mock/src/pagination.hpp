@@ -44,7 +44,4 @@ std::string rebuild_url(const RequestUrl& url,
 /// Python's urllib.parse.quote(utf8, safe): letters, digits, "_.-~" and `safe` stay, other bytes are %XX.
 std::string quote(std::string_view utf8, std::string_view safe);
 
-/// Python's urllib.parse.quote_plus with safe='' (what urlencode applies to keys and values).
-void append_quote_plus(std::string& out, std::string_view utf8);
-
 }  // namespace entimg::mock::detail

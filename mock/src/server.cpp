@@ -19,6 +19,8 @@
 #include <thread>
 #include <utility>
 
+#include "entimg/common/ascii.hpp"
+
 namespace entimg::mock {
 
 struct MockServer::Impl {
@@ -58,12 +60,6 @@ thread_local Current current;
 // Django does, so the pre-routing handler swaps the type for a neutral one and keeps the real value here,
 // on the worker thread that goes on to read the body and answer.
 thread_local std::optional<std::string> hidden_content_type;
-
-bool iequals_ascii(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 std::string address_text(const sockaddr_storage& a, int& port) {
   char text[INET6_ADDRSTRLEN] = {};
@@ -116,7 +112,7 @@ void answer(MockServer::Impl& impl, const httplib::Request& req, httplib::Respon
   request.headers.reserve(req.headers.size());
   for (const auto& [name, value] : req.headers)
     // The swapped header (cpp-httplib finds it whatever its case) gets its real value back, once.
-    request.headers.emplace_back(name, hidden_content_type && iequals_ascii(name, "Content-Type")
+    request.headers.emplace_back(name, hidden_content_type && common::iequals_ascii(name, "Content-Type")
                                            ? *std::exchange(hidden_content_type, std::nullopt)
                                            : value);
   hidden_content_type.reset();

@@ -8,18 +8,13 @@
 #include <cctype>
 
 #include "django_pages.hpp"
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 #include "list_view.hpp"
 #include "pagination.hpp"
 
 namespace entimg::mock {
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return (x >= 'A' && x <= 'Z' ? x - 'A' + 'a' : x) == (y >= 'A' && y <= 'Z' ? y - 'A' + 'a' : y);
-  });
-}
 
 HttpResponse html_page(int status, std::string body) {
   return HttpResponse{status, "text/html", {}, std::move(body)};
@@ -189,7 +184,7 @@ HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::
 std::optional<std::string> HttpRequest::header(std::string_view name) const {
   std::optional<std::string> value;
   for (const auto& [k, v] : headers) {
-    if (!iequals(k, name)) continue;
+    if (!common::iequals_ascii(k, name)) continue;
     const auto b = v.find_first_not_of(" \t"), e = v.find_last_not_of(" \t");
     const std::string stripped = b == std::string::npos ? "" : v.substr(b, e - b + 1);
     value = value ? *value + "," + stripped : stripped;

@@ -3,39 +3,18 @@
 #include <algorithm>
 #include <charconv>
 
+#include "entimg/common/ascii.hpp"
+
 namespace entimg::broken {
 namespace {
-
-constexpr char kHex[] = "0123456789ABCDEF";
-
-// Python's quote_plus with safe='', as DRF's links use it.
-void append_quote_plus(std::string& out, std::string_view text) {
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-        c == '-' || c == '~') {
-      out.push_back(ch);
-    } else if (c == ' ') {
-      out.push_back('+');
-    } else {
-      out.append({'%', kHex[c >> 4], kHex[c & 15]});
-    }
-  }
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return (x >= 'A' && x <= 'Z' ? x - 'A' + 'a' : x) == (y >= 'A' && y <= 'Z' ? y - 'A' + 'a' : y);
-  });
-}
 
 std::string encode_query(const common::QueryParams& params) {
   std::string out;
   for (const auto& [k, v] : params) {
     if (!out.empty()) out.push_back('&');
-    append_quote_plus(out, k);
+    common::append_quote_plus(out, k);
     out.push_back('=');
-    append_quote_plus(out, v);
+    common::append_quote_plus(out, v);
   }
   return out;
 }
@@ -140,21 +119,21 @@ void remove_param(common::QueryParams& params, std::string_view key) {
 }
 
 void set_header(HttpResponse& response, std::string_view name, std::optional<std::string> value) {
-  if (iequals(name, "Content-Type")) {
+  if (common::iequals_ascii(name, "Content-Type")) {
     response.content_type = value.value_or("");
     return;
   }
   auto& headers = response.headers;
-  headers.erase(
-      std::remove_if(headers.begin(), headers.end(), [&](const auto& h) { return iequals(h.first, name); }),
-      headers.end());
+  headers.erase(std::remove_if(headers.begin(), headers.end(),
+                               [&](const auto& h) { return common::iequals_ascii(h.first, name); }),
+                headers.end());
   if (value) headers.emplace_back(std::string(name), std::move(*value));
 }
 
 std::optional<std::string> header_of(const HttpResponse& response, std::string_view name) {
-  if (iequals(name, "Content-Type")) return response.content_type;
+  if (common::iequals_ascii(name, "Content-Type")) return response.content_type;
   for (const auto& [k, v] : response.headers)
-    if (iequals(k, name)) return v;
+    if (common::iequals_ascii(k, name)) return v;
   return std::nullopt;
 }
 

@@ -12,6 +12,10 @@ using QueryParams = std::vector<std::pair<std::string, std::string>>;
 /// Decodes %XX escapes to bytes; invalid escapes stay as they are. With plus_as_space, '+' is ' '.
 std::string percent_decode(std::string_view text, bool plus_as_space);
 
+/// Python's urllib.parse.quote_plus with safe='' (what urlencode applies to keys and values, so DRF's
+/// links): letters, digits and "_.-~" stay, ' ' is '+', every other byte %XX.
+void append_quote_plus(std::string& out, std::string_view utf8);
+
 /// Replaces every ill-formed UTF-8 sequence with U+FFFD, one per maximal subpart (as Python and WHATWG do).
 std::string utf8_replace_invalid(std::string_view bytes);
 

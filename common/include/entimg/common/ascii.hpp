@@ -1,0 +1,45 @@
+#pragma once
+// ASCII-only text helpers. HTTP header names, media types, schemes and hosts compare without case in
+// ASCII alone (RFC 9110 §5.1), never by the C locale, so these never call std::tolower.
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+namespace entimg::common {
+
+/// HTTP's optional white space (RFC 9110 §5.6.3).
+inline constexpr std::string_view kOws = " \t";
+/// ASCII white space as C's isspace and Python's bytes.strip() know it.
+inline constexpr std::string_view kAsciiSpace = " \t\n\r\v\f";
+
+/// 'A'-'Z' to 'a'-'z'; every other byte as it is.
+constexpr char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// The text with 'A'-'Z' lowered.
+inline std::string ascii_lowered(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
+  return out;
+}
+
+/// Equal but for the case of ASCII letters.
+constexpr bool iequals_ascii(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
+}
+
+/// Starts with prefix, but for the case of ASCII letters.
+constexpr bool istarts_with_ascii(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && iequals_ascii(text.substr(0, prefix.size()), prefix);
+}
+
+/// The text without leading and trailing characters from `space`.
+constexpr std::string_view trim(std::string_view text, std::string_view space = kOws) {
+  const auto first = text.find_first_not_of(space);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(space) - first + 1);
+}
+
+}  // namespace entimg::common
