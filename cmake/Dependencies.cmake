@@ -24,6 +24,16 @@ pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc>=5)
 # simdjson reads the pages the contract suite checks (contract/src/json_parse.hpp).
 pkg_check_modules(SIMDJSON REQUIRED IMPORTED_TARGET simdjson>=3)
 
+# CLI11 declares both programs' command lines (options, checks, help, --config).
+find_package(CLI11 2.1 REQUIRED)
+
 # Catch2 runs the tests, and the contract tool's JUnit report is Catch2's junit reporter.
 find_package(Catch2 2.13 REQUIRED)
 list(APPEND CMAKE_MODULE_PATH "${Catch2_DIR}")
+
+# node runs the tests that use npm packages (ajv, swagger-parser, playwright-core); building needs none of
+# it, so without node those tests fail saying so rather than the configure step.
+find_program(ENTIMG_NODE node)
+if(NOT ENTIMG_NODE)
+  set(ENTIMG_NODE node)
+endif()

@@ -14,6 +14,10 @@ function(entimg_target_defaults target)
     target_compile_options(${target} PUBLIC -fsanitize=address,undefined -fno-omit-frame-pointer
                                             -fno-sanitize-recover=undefined)
     target_link_options(${target} PUBLIC -fsanitize=address,undefined)
+    # -Og -g1 instead of the build type's -O2 -g: -Og removes fewer loads and stores than -O2, so the
+    # sanitizers see at least as much, and -g1 keeps file:line in their stack traces. GCC compiles our
+    # heaviest file (schema.cpp) in a quarter of the time (docs/build.md).
+    target_compile_options(${target} PRIVATE -Og -g1)
   endif()
   # GCC 12 reports false -Wrestrict and -Wmaybe-uninitialized inside libstdc++ (std::string
   # concatenation, std::optional, <regex>) once it optimises (GCC bugs 105329, 105562, 105651);

@@ -1,13 +1,15 @@
 // Catch2 is the test framework of the project, and its JUnit reporter is what CI systems read;
 // rather than writing XML by hand, each case becomes a Catch2 test case that replays its outcome.
-// Catch2 v2 allows one session a process, so this is the only place it runs.
-#define CATCH_CONFIG_RUNNER
+// Catch2 v2 allows one session a process, so this is the only place it runs. Catch2's implementation
+// is the entimg::catch2 library.
 #include "junit_report.hpp"
 
 #include <catch2/catch.hpp>
 #include <deque>
 #include <fstream>
 #include <string>
+
+#include "entimg/catch2/session.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -44,13 +46,10 @@ bool write_junit_cases(const std::vector<JunitCase>& cases, const std::filesyste
         Catch::makeTestInvoker(&replay_case), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
         Catch::NameAndTags{Catch::StringRef(c.name.data(), c.name.size()), Catch::StringRef(tags.back())});
   }
-  Catch::Session session;
   const std::string out = file.string();
   const char* argv[] = {"entities-images-contract", "--reporter", "junit", "--out", out.c_str(), "--name",
                         "entities-images-contract"};
-  if (session.applyCommandLine(static_cast<int>(std::size(argv)), argv) != 0) return false;
-  session.run();
-  return true;
+  return catch2::run_session(static_cast<int>(std::size(argv)), argv);
 }
 
 bool write_junit_report(const RunReport& report, const std::filesystem::path& file) {

@@ -522,6 +522,13 @@ std::filesystem::path schema_dir() {
   if (const char* from_env = std::getenv("ENTIMG_SCHEMA_DIR"); from_env != nullptr && *from_env != '\0') {
     return from_env;
   }
+  // An installed tool (the .deb: /usr/bin and /usr/share/entities-images/schema) finds them beside itself.
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path installed = exe.parent_path().parent_path() / "share/entities-images/schema";
+    if (std::filesystem::is_regular_file(installed / "image-record.schema.json", error)) return installed;
+  }
   return ENTIMG_SCHEMA_DIR;
 }
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "entimg/common/url.hpp"
+#include "entimg/common/version.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -38,7 +39,7 @@ std::string where(const Failure& f) {
 }  // namespace
 
 std::string_view tool_version() {
-  return "0.1.0";
+  return common::kVersion;
 }
 
 std::string status_of(const RuleOutcome& outcome, Mode mode) {

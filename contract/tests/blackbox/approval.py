@@ -3,7 +3,7 @@
 
 Runs entities-images-contract against the mock (all rules pass) and against a broken variant (one
 rule fails), normalises what changes from run to run (ports, durations, timestamps, host names,
-source paths) and compares with the approved files. --update rewrites the approved files.
+source paths, the version) and compares with the approved files. --update rewrites the approved files.
 """
 
 import argparse
@@ -27,6 +27,9 @@ NORMALISE = [
     (re.compile(r'time="[^"]*"'), 'time="{SECONDS}"'),
     (re.compile(r'hostname="[^"]*"'), 'hostname="{HOST}"'),
     (re.compile(r"\S*junit_report\.cpp:\d+"), "{SOURCE}"),
+    # The version comes from CMake's project(); a release does not change what the reports say.
+    (re.compile(r"entities-images-contract \d+\.\d+\.\d+"), "entities-images-contract {VERSION}"),
+    (re.compile(r'"version": "\d+\.\d+\.\d+"'), '"version": "{VERSION}"'),
 ]
 
 

@@ -49,7 +49,8 @@ class SchemaValidator {
   std::shared_ptr<const Impl> impl_;
 };
 
-/// Directory of the project's schema files: $ENTIMG_SCHEMA_DIR when set and non-empty, else the
+/// Directory of the project's schema files: $ENTIMG_SCHEMA_DIR when set and non-empty, else
+/// ../share/entities-images/schema beside the running program when it is installed there, else the
 /// source tree's schema/ folder compiled in as ENTIMG_SCHEMA_DIR.
 std::filesystem::path schema_dir();
 
