@@ -83,11 +83,11 @@ int main(int argc, char** argv) {
         return value ? std::optional<std::string>(value) : std::nullopt;
       });
   if (!parsed.error.empty()) {
-    std::cerr << "entities-images-contract: " << parsed.error << "\n\n" << contract_usage();
+    std::cerr << "entities-images-contract: " << parsed.error << "\nRun with --help for more information.\n";
     return 2;
   }
   CliOptions& o = parsed.options;
-  if (o.help) return std::cout << contract_usage(), 0;
+  if (o.help) return std::cout << contract_usage(o.command), 0;
   if (o.version) return std::cout << "entities-images-contract " << tool_version() << "\n", 0;
   if (o.list) {
     for (const Rule& r : all_rules())

@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const ParsedOptions parsed = parse_command_line(args);
   if (!parsed.error.empty()) {
-    std::cerr << "entities-images-mock: " << parsed.error << "\n\n" << usage();
+    std::cerr << "entities-images-mock: " << parsed.error << "\nRun with --help for more information.\n";
     return 2;
   }
   const Options& o = parsed.options;

@@ -3,24 +3,55 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "entimg/common/cli.hpp"
 
 namespace entimg::contract {
 namespace {
 
-bool parse_count(std::string_view text, std::uint64_t& out) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return false;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc{} && ptr == text.data() + text.size();
+using Getenv = std::function<std::optional<std::string>(const std::string&)>;
+
+using common::cli::whole_number;
+
+// The checks below return what is wrong with a value; error_line() puts "option --NAME" in front.
+
+CLI::Validator positive_number(const std::string& of_what, double max) {
+  return CLI::Validator(
+      [=](const std::string& text) -> std::string {
+        double n = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+        const bool number = !text.empty() && ec == std::errc{} && end == text.data() + text.size();
+        if (number && std::isfinite(n) && n > 0 && n <= max) return {};
+        return "needs a positive number of " + of_what + ", got '" + text + "'";
+      },
+      "");
 }
 
-bool parse_seconds(std::string_view text, std::chrono::milliseconds& out) {
-  double seconds = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-  if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(seconds) || seconds < 0 ||
-      seconds > 86400.0 * 7)
-    return false;
-  out = std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
-  return true;
+CLI::Validator directory() {
+  return CLI::Validator([](const std::string& text) { return text.empty() ? "needs a directory" : ""; }, "");
+}
+
+CLI::Validator absolute_url() {
+  return CLI::Validator(
+      [](const std::string& url) -> std::string {
+        if (!origin_of(url)) return "needs an absolute http:// or https:// URL, got '" + url + "'";
+        if (url.substr(0, url.find('/', url.find("//") + 2)).find('@') != std::string::npos)
+          return "must not carry credentials; use --header-from-env Authorization=VAR";
+        return {};
+      },
+      "");
+}
+
+CLI::Validator rule_name() {
+  return CLI::Validator(
+      [](const std::string& name) {
+        return find_rule(name) ? std::string() : "names unknown rule '" + name + "' (--list prints them)";
+      },
+      "");
 }
 
 bool is_token(std::string_view name) {
@@ -33,260 +64,403 @@ bool is_token(std::string_view name) {
   return true;
 }
 
-void split_names(std::string_view list, std::vector<std::string>& out) {
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    if (comma > start) out.emplace_back(list.substr(start, comma - start));
-    start = comma + 1;
+// "Name: value" as {Name, value}; nullopt when Name is not an HTTP token.
+std::optional<std::pair<std::string, std::string>> header_of(std::string_view line) {
+  const auto colon = line.find(':');
+  if (colon == std::string_view::npos || !is_token(line.substr(0, colon))) return std::nullopt;
+  std::string_view value = line.substr(colon + 1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+    value.remove_prefix(1);
+  return std::pair{std::string(line.substr(0, colon)), std::string(value)};
+}
+
+// Header values may be secrets: no message below shows one.
+CLI::Validator header_line() {
+  return CLI::Validator(
+      [](const std::string& line) -> std::string {
+        const auto header = header_of(line);
+        if (!header) return "needs 'Name: value' with a valid header name";
+        if (header->second.find_first_of("\r\n") != std::string::npos)
+          return "gives " + header->first + " a value with a line break";
+        return {};
+      },
+      "");
+}
+
+// "Name=VARIABLE" as {Name, VARIABLE}.
+std::optional<std::pair<std::string, std::string>> header_from_env_of(std::string_view text) {
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos || !is_token(text.substr(0, eq)) || eq + 1 == text.size())
+    return std::nullopt;
+  return std::pair{std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+CLI::Validator header_from_env(const Getenv& getenv) {
+  return CLI::Validator(
+      [getenv](const std::string& text) -> std::string {
+        const auto named = header_from_env_of(text);
+        if (!named) return "needs Name=VARIABLE";
+        const auto secret = getenv(named->second);
+        const std::string variable =
+            "cannot send " + named->first + ": environment variable " + named->second;
+        if (!secret || secret->empty()) return variable + " is not set or empty";
+        if (secret->find_first_of("\r\n") != std::string::npos) return variable + " holds a line break";
+        return {};
+      },
+      "");
+}
+
+// An option in seconds, fractions allowed, kept in milliseconds.
+CLI::Option* add_seconds(CLI::App& command, const std::string& name, std::chrono::milliseconds& into,
+                         const std::string& help) {
+  const auto store = [&into](const double& seconds) {
+    into = std::chrono::milliseconds(std::max<std::int64_t>(1, std::llround(seconds * 1000.0)));
+  };
+  return command.add_option_function<double>(name, store, help)
+      ->type_name("S")
+      ->check(positive_number("seconds", 86400.0 * 7));
+}
+
+// "a check run", "record", "diff": how messages name a command.
+std::string called(const CLI::App& command) {
+  return command.get_parent() != nullptr ? command.get_name() : "a check run";
+}
+
+std::string spelled(const CLI::Option& option) {
+  return option.get_name() + " " + option.get_type_name();
+}
+
+std::vector<const CLI::App*> either_or_groups(const CLI::App& command) {
+  return command.get_subcommands([](const CLI::App* sub) { return sub->get_name().empty(); });
+}
+
+std::vector<const CLI::Option*> members(const CLI::App& group) {
+  return group.get_options([&group](const CLI::Option* option) { return option != group.get_help_ptr(); });
+}
+
+std::string joined(const std::vector<const CLI::Option*>& options, const std::string& separator) {
+  std::string out;
+  for (const CLI::Option* option : options)
+    out += (out.empty() ? "" : separator) + spelled(*option);
+  return out;
+}
+
+// CLI11's help with a usage line for each command that spells out what it requires, and diff's
+// either/or group shown as one more group of options (CLI11 2.1 has neither App::usage nor that).
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    std::string usage = get_label("Usage") + ": " + name + required(*app) + "\n";
+    for (const CLI::App* sub : app->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); }))
+      usage += "   or: " + name + " " + sub->get_name() + required(*sub) + "\n";
+    return usage;
   }
+
+  std::string make_expanded(const CLI::App* group) const override {
+    return make_group(group->get_group() + " (exactly one)", false, members(*group));
+  }
+
+ private:
+  std::string required(const CLI::App& command) const {
+    std::string words;
+    for (const CLI::Option* option : command.get_options())
+      if (option->get_required()) words += " " + spelled(*option);
+    for (const CLI::App* group : either_or_groups(command))
+      words += " (" + joined(members(*group), " | ") + ")";
+    return words + " [" + get_label("OPTIONS") + "]";
+  }
+};
+
+// Safety: how much and how fast it asks.
+void add_limits(CLI::App& command, CliOptions& o) {
+  command.add_option("--rate", o.client.rate, "at most N requests a second (default: unlimited)")
+      ->type_name("N")
+      ->check(positive_number("requests a second", std::numeric_limits<double>::max()));
+  command.add_option("--concurrency", o.run.concurrency, "pages in flight while walking")
+      ->type_name("N")
+      ->capture_default_str()
+      ->transform(whole_number(1, 64));
+  add_seconds(command, "--connect-timeout", o.client.connect_timeout, "seconds to connect (default 5)");
+  add_seconds(command, "--timeout", o.client.read_timeout, "seconds for one request, all of it (default 15)");
+  add_seconds(command, "--deadline", o.client.deadline, "seconds for the whole run (default: none)");
+  command.add_option("--max-requests", o.client.max_requests, "stop after N requests (default: none)")
+      ->type_name("N")
+      ->transform(whole_number());
+  command.add_option("--retries", o.client.retries, "retries on 429/503, honouring Retry-After (at most 20)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->transform(CLI::Bound(0, 20).description(""))
+      ->transform(whole_number());  // runs first: transform() puts it in front
+}
+
+// Safety: what it sends and whom it trusts.
+void add_credentials(CLI::App& command, CliOptions& o, const Getenv& getenv) {
+  command
+      .add_option_function<std::vector<std::string>>(
+          "--header",
+          [&o](const std::vector<std::string>& lines) {
+            for (const auto& line : lines)
+              o.client.headers.push_back(*header_of(line));
+          },
+          "send this header (repeatable); it goes to the base URL's origin only")
+      ->type_name("'Name: value'")
+      ->allow_extra_args(false)
+      ->check(header_line());
+  command
+      .add_option_function<std::vector<std::string>>(
+          "--header-from-env",
+          [&o, getenv](const std::vector<std::string>& names) {
+            for (const auto& text : names) {
+              const auto named = header_from_env_of(text);
+              o.client.headers.emplace_back(named->first, *getenv(named->second));
+            }
+          },
+          "send header Name with the value of environment variable VAR, so\n"
+          "secrets stay out of command lines, logs and reports")
+      ->type_name("Name=VAR")
+      ->allow_extra_args(false)
+      ->check(header_from_env(getenv));
+  command.add_option("--cacert", o.client.cacert, "trust this CA bundle besides the system's")
+      ->type_name("FILE");
+  command.add_flag("--insecure", o.client.insecure, "do not verify TLS certificates (prints a warning)");
+}
+
+// What every command takes: the deployment, the walk, the safety options and progress; returns
+// --base-url, which each command requires in its own way.
+CLI::Option* add_client_options(CLI::App& command, CliOptions& o, const Getenv& getenv) {
+  command.option_defaults()->group("Run");
+  CLI::Option* base_url =
+      command.add_option("--base-url", o.client.base_url, "the deployment, http(s)://host[:port][/prefix]")
+          ->type_name("URL")
+          ->check(absolute_url());
+  command
+      .add_option("--walk-limit", o.run.walk_limit,
+                  "records asked for a page while walking (default: 12, DRF's, in a\n"
+                  "check's full walk; 100 for record and diff)")
+      ->type_name("N")
+      ->transform(whole_number(1));
+  command.option_defaults()->group("Safety");
+  add_limits(command, o);
+  add_credentials(command, o, getenv);
+  command.option_defaults()->group("Reports");
+  command.add_flag_callback(
+      "--no-progress", [&o] { o.progress = false; }, "no progress display while walking");
+  return base_url;
+}
+
+void add_report_options(CLI::App& command, CliOptions& o) {
+  command.option_defaults()->group("Reports");
+  command.add_option("--junit", o.junit, "write a JUnit XML report (Catch2's reporter)")->type_name("FILE");
+  command.add_option("--json", o.json, "write a JSON report")->type_name("FILE");
+}
+
+// --list and --version stand alone: they end the parse before --base-url is found missing.
+std::function<void()> stand_alone(bool& flag) {
+  return [&flag] {
+    flag = true;
+    throw CLI::Success();
+  };
+}
+
+void add_check_options(CLI::App& check, CliOptions& o) {
+  check.option_defaults()->group("Run");
+  check
+      .add_option_function<std::string>(
+          "--mode", [&o](const std::string& mode) { o.run.mode = mode == "full" ? Mode::Full : Mode::Quick; },
+          "quick (default): a bounded set of pages and probes; full: also\n"
+          "walks every page along `next`")
+      ->type_name("quick|full")
+      ->check(CLI::Validator(
+          [](const std::string& mode) {
+            return mode == "quick" || mode == "full" ? std::string() : "is quick or full, got '" + mode + "'";
+          },
+          ""));
+  check.add_option("--page-cap", o.run.page_cap, "full: walk at most N pages (default: count/limit + 2)")
+      ->type_name("N")
+      ->transform(whole_number());
+  check
+      .add_option_function<std::uint64_t>(
+          "--seed",
+          [&o](const std::uint64_t& seed) {
+            o.run.seed = seed;
+            o.seed_given = true;
+          },
+          "seed of the random choices (default: from the clock; always printed)")
+      ->type_name("S")
+      ->transform(whole_number());
+  check.add_option("--order-key", o.run.order_key, "the field results ascend by")
+      ->type_name("FIELD")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](const std::string& field) { return field.empty() ? "needs a field name" : ""; }, ""));
+  check
+      .add_option("--public-url", o.run.public_url,
+                  "the origin links and images must carry, if not the base URL's")
+      ->type_name("URL")
+      ->check(absolute_url());
+  check.add_option("--only", o.run.only, "check only these rules (repeatable)")
+      ->type_name("RULE[,RULE]")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(rule_name());
+  check.add_option("--skip", o.run.skip, "leave these rules out (repeatable)")
+      ->type_name("RULE[,RULE]")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(rule_name());
+  check.add_flag_callback("--list", stand_alone(o.list), "print the rules, one a line, and exit");
+}
+
+void add_record_options(CLI::App& record, CliOptions& o) {
+  record.option_defaults()->group("Run");
+  record.add_option("--out", o.out, "the snapshot directory")
+      ->type_name("DIR")
+      ->required()
+      ->check(directory());
+  record.add_flag("--force", o.force,
+                  "replace an existing OUT (once the new recording is complete), or a\n"
+                  "partial recording of another deployment");
+}
+
+void add_diff_options(CLI::App& diff, CliOptions& o, CLI::Option* base_url) {
+  diff.option_defaults()->group("Run");
+  diff.add_option("--snapshot", o.snapshot, "the old side")->type_name("DIR")->required()->check(directory());
+  diff.add_option("--ignore", o.ignore, "leave these fields out (repeatable), e.g. volatile ones")
+      ->type_name("FIELD[,FIELD]")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  diff.add_flag("--strict-host", o.strict_host,
+                "compare image URLs whole (default: their scheme and host are not compared)");
+  auto* new_side = diff.add_option_group("Compared with");
+  new_side->add_option(base_url);
+  new_side->add_option("--against", o.against, "the new side, when it is a snapshot too")
+      ->type_name("DIR")
+      ->check(directory());
+  new_side->require_option(1);
+}
+
+const char* word_of(Command command) {
+  return command == Command::record ? "record" : "diff";
+}
+
+// record and diff start the command line, and a check run's requirement of --base-url is not theirs.
+CLI::App& add_command(CLI::App& app, CliOptions& o, Command which, std::string description,
+                      std::string footer) {
+  CLI::App& command = *app.add_subcommand(word_of(which), std::move(description));
+  command.footer(std::move(footer));
+  command.group("Commands");
+  command.preparse_callback([&app, &command, &o, which](std::size_t) {
+    for (CLI::Option* option : app.get_options()) {
+      if (option->count() > 0 && option != app.get_help_ptr())
+        throw CLI::ParseError(command.get_name() + " must be the first word, before " + option->get_name(),
+                              CLI::ExitCodes::ExtrasError);
+      option->required(false);
+    }
+    o.command = which;
+  });
+  return command;
+}
+
+// Every command and option, each declared once with its help and its check.
+void declare_commands(CLI::App& app, CliOptions& o, const Getenv& getenv) {
+  app.name("entities-images-contract");
+  app.description(
+      "Checks a deployment of GET {URL}/edw/api/entities-images/ against its contract: schema,\n"
+      "cross-field rules, page length, links, origin, ordering, walk, headers and parameter handling.\n"
+      "It only sends GET, HEAD and OPTIONS. Exit: 0 all rules pass, 1 a rule failed, 2 usage or\n"
+      "connection error.");
+  app.footer("entities-images-contract COMMAND --help lists the options of record or diff.");
+  app.formatter(std::make_shared<HelpFormatter>());
+  app.get_formatter()->column_width(30);
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  o.run.concurrency = 2;  // the command line's default, above the library's
+  CLI::App& record =
+      add_command(app, o, Command::record, "Walks the deployment into a snapshot (docs/snapshots.md).",
+                  "It writes records.jsonl as served, the first pages and a manifest with sha256s into\n"
+                  "OUT.partial and renames it to OUT when complete; run again, it resumes an interrupted\n"
+                  "recording. Exit: 0 recorded, 2 error.");
+  CLI::App& diff =
+      add_command(app, o, Command::diff, "Compares a snapshot with the deployment or with a second snapshot.",
+                  "It reports records added, removed and changed (by id, field by field), schema drift, the\n"
+                  "first page's headers and count. Exit: 0 no change, 1 changes, 2 error.");
+  add_client_options(app, o, getenv)->required();
+  add_check_options(app, o);
+  add_report_options(app, o);
+  add_client_options(record, o, getenv)->required();
+  add_record_options(record, o);
+  add_diff_options(diff, o, add_client_options(diff, o, getenv));
+  add_report_options(diff, o);
+  for (CLI::App* command : {&app, &record, &diff}) {
+    command->option_defaults()->group("Options");
+    command->add_flag_callback("--version", stand_alone(o.version), "print the version and exit");
+    command->set_help_flag("-h,--help", "print this help and exit");
+    common::cli::flags_take_no_value(*command);
+  }
+}
+
+// What to say about a word no option of its command took.
+std::string misplaced(const CLI::App& app, const CLI::App& command, const std::string& word) {
+  const std::string name = word.substr(0, word.find('='));
+  std::string owners;
+  auto others = app.get_subcommands([](const CLI::App* sub) { return !sub->get_name().empty(); });
+  others.insert(others.begin(), &app);
+  for (const CLI::App* other : others)
+    if (other != &command && name.starts_with("-") && other->get_option_no_throw(name) != nullptr)
+      owners += (owners.empty() ? "" : " and ") + called(*other);
+  if (owners.empty()) return "unknown option '" + word + "'";
+  return "option " + name + " is not one of " + called(command) + "'s (it belongs to " + owners + ")";
+}
+
+// What a command lacks, after CLI11's RequiredError; empty if it lacks nothing.
+std::string unmet(const CLI::App& command) {
+  for (const CLI::Option* option : command.get_options())
+    if (option->get_required() && option->count() == 0) return called(command) + " needs " + spelled(*option);
+  for (const CLI::App* group : either_or_groups(command)) {
+    const auto options = members(*group);
+    const auto given = std::count_if(options.begin(), options.end(),
+                                     [](const CLI::Option* option) { return option->count() > 0; });
+    if (given != 1)
+      return called(command) + (given == 0 ? " needs" : " takes") + " either " + joined(options, " or ") +
+             (given == 0 ? "" : ", not both");
+  }
+  return {};
+}
+
+// One line for a bad command line, whatever CLI11 threw.
+std::string error_line(const CLI::App& app, const CLI::ParseError& e) {
+  const CLI::App& command = app.get_subcommands().empty() ? app : *app.get_subcommands().front();
+  for (const CLI::App* parsed : {&app, &command})
+    if (const auto extras = parsed->remaining(); !extras.empty())
+      return misplaced(app, *parsed, extras.front());
+  if (auto line = common::cli::option_error(e)) return *line;
+  if (dynamic_cast<const CLI::RequiredError*>(&e))
+    if (const std::string lacking = unmet(command); !lacking.empty()) return lacking;
+  return e.what();
 }
 
 }  // namespace
 
-std::string contract_usage() {
-  return R"(Usage: entities-images-contract --base-url URL [options]
-       entities-images-contract record --base-url URL --out DIR [options]
-       entities-images-contract diff --snapshot DIR (--base-url URL | --against DIR) [options]
-
-Checks a deployment of GET {URL}/edw/api/entities-images/ against its contract: schema, cross-field
-rules, page length, links, origin, ordering, walk, headers and parameter handling. It only sends
-GET, HEAD and OPTIONS. Exit: 0 all rules pass, 1 a rule failed, 2 usage or connection error.
-
-Run:
-  --base-url URL          the deployment, http(s)://host[:port][/prefix] (required)
-  --mode quick|full       quick (default): a bounded set of pages and probes; full: also walks
-                          every page along `next`
-  --walk-limit N          full: ask for N records a page while walking (default: none, so 12)
-  --page-cap N            full: walk at most N pages (default: count/limit + 2)
-  --seed S                seed of the random choices (default: from the clock; always printed)
-  --order-key FIELD       the field results ascend by (default id)
-  --public-url URL        the origin links and images must carry, if not the base URL's
-  --only RULE[,RULE]      check only these rules (repeatable)
-  --skip RULE[,RULE]      leave these rules out (repeatable)
-  --list                  print the rules, one a line, and exit
-
-Safety (it is meant to be pointed at production):
-  --rate N                at most N requests a second (default: unlimited)
-  --concurrency N         pages in flight during a full walk (default 2)
-  --connect-timeout S     seconds to connect (default 5)
-  --timeout S             seconds for one request, all of it (default 15)
-  --deadline S            seconds for the whole run (default: none)
-  --max-requests N        stop after N requests (default: none)
-  --retries N             retries on 429/503, honouring Retry-After (default 3)
-  --header 'Name: value'  send this header (repeatable); it goes to the base URL's origin only
-  --header-from-env Name=VAR
-                          send header Name with the value of environment variable VAR, so
-                          secrets stay out of command lines, logs and reports
-  --cacert FILE           trust this CA bundle besides the system's
-  --insecure              do not verify TLS certificates (prints a warning)
-
-Reports:
-  --junit FILE            write a JUnit XML report (Catch2's reporter), one test case a rule
-  --json FILE             write a JSON report
-  --no-progress           no progress display during a full walk
-  --help, --version
-
-record: walks the deployment into a snapshot (records.jsonl as served, the first pages, a
-manifest with sha256s). It writes OUT.partial and renames it to OUT when complete; run again, it
-resumes an interrupted recording. Exit: 0 recorded, 2 error. Takes the safety options above.
-  --out DIR               the snapshot directory
-  --walk-limit N          records asked for a page (default 100)
-  --force                 replace an existing OUT (once the new recording is complete), or a
-                          partial recording of another deployment
-
-diff: compares the snapshot with the deployment (--base-url) or with a second snapshot
-(--against): records added, removed and changed (by id, field by field), schema drift, the
-first page's headers, count. Exit: 0 no change, 1 changes, 2 error. Takes the safety options,
---walk-limit (default 100), --junit, --json.
-  --snapshot DIR          the old side
-  --against DIR           the new side, when it is a snapshot too
-  --ignore FIELD[,FIELD]  leave these fields out (repeatable), e.g. volatile ones
-  --strict-host           compare image URLs whole (default: their scheme and host are not compared)
-)";
+std::string contract_usage(Command command) {
+  CliOptions unused;
+  CLI::App app;
+  declare_commands(app, unused, [](const std::string&) { return std::nullopt; });
+  if (command == Command::check) return app.help();
+  return app.get_subcommand(word_of(command))->help(app.get_name());
 }
 
-ParsedCli parse_contract_command_line(
-    const std::vector<std::string_view>& args,
-    const std::function<std::optional<std::string>(const std::string&)>& getenv) {
+ParsedCli parse_contract_command_line(const std::vector<std::string_view>& args, const Getenv& getenv) {
   ParsedCli parsed;
-  CliOptions& o = parsed.options;
-  o.run.concurrency = 2;
-  bool base_given = false;
-  std::vector<std::string> given;  // the options on the line, to check they fit the command
-  std::size_t first = 0;
-  if (!args.empty() && (args[0] == "record" || args[0] == "diff")) {
-    o.command = args[0] == "record" ? Command::record : Command::diff;
-    first = 1;
+  CLI::App app;
+  declare_commands(app, parsed.options, getenv);
+  try {
+    common::cli::parse(app, args);
+  } catch (const CLI::CallForHelp&) {
+    parsed.options.help = true;
+  } catch (const CLI::Success&) {
+    // --list or --version: their flag is set
+  } catch (const CLI::ParseError& e) {
+    parsed.error = error_line(app, e);
   }
-  auto fail = [&](std::string message) {
-    parsed.error = std::move(message);
-    return parsed;
-  };
-  for (std::size_t i = first; i < args.size(); ++i) {
-    std::string_view arg = args[i];
-    std::optional<std::string_view> inline_value;
-    if (const auto eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
-      inline_value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    }
-    static constexpr std::string_view kFlags[] = {"--help",     "-h",      "--version",     "--list",
-                                                  "--insecure", "--force", "--strict-host", "--no-progress"};
-    if (std::find(std::begin(kFlags), std::end(kFlags), arg) != std::end(kFlags)) {
-      if (inline_value) return fail("option " + std::string(arg) + " takes no value");
-      if (arg == "--help" || arg == "-h") o.help = true;
-      if (arg == "--version") o.version = true;
-      if (arg == "--list") o.list = true;
-      if (arg == "--insecure") o.client.insecure = true;
-      if (arg == "--no-progress") o.progress = false;
-      if (arg == "--force") o.force = true;
-      if (arg == "--strict-host") o.strict_host = true;
-      given.emplace_back(arg);
-      continue;
-    }
-    static constexpr std::string_view kValued[] = {
-        "--base-url",   "--mode",     "--walk-limit",   "--page-cap", "--seed",        "--order-key",
-        "--public-url", "--only",     "--skip",         "--rate",     "--concurrency", "--connect-timeout",
-        "--timeout",    "--deadline", "--max-requests", "--retries",  "--header",      "--header-from-env",
-        "--cacert",     "--junit",    "--json",         "--out",      "--snapshot",    "--against",
-        "--ignore"};
-    if (std::find(std::begin(kValued), std::end(kValued), arg) == std::end(kValued))
-      return fail("unknown option '" + std::string(args[i]) + "'");
-    std::string_view value;
-    if (inline_value)
-      value = *inline_value;
-    else if (i + 1 < args.size())
-      value = args[++i];
-    else
-      return fail("option " + std::string(arg) + " needs a value");
-    const std::string name(arg);
-    given.emplace_back(arg);
-    std::uint64_t n = 0;
-    std::chrono::milliseconds ms{0};
-    if (arg == "--base-url" || arg == "--public-url") {
-      const auto origin = origin_of(value);
-      if (!origin)
-        return fail(name + " needs an absolute http:// or https:// URL, got '" + std::string(value) + "'");
-      if (value.substr(0, value.find('/', value.find("//") + 2)).find('@') != std::string_view::npos)
-        return fail(name + " must not carry credentials; use --header-from-env Authorization=VAR");
-      if (arg == "--base-url") {
-        o.client.base_url = value;
-        base_given = true;
-      } else {
-        o.run.public_url = std::string(value);
-      }
-    } else if (arg == "--mode") {
-      if (value != "quick" && value != "full")
-        return fail("--mode is quick or full, got '" + std::string(value) + "'");
-      o.run.mode = value == "full" ? Mode::Full : Mode::Quick;
-    } else if (arg == "--walk-limit" || arg == "--page-cap" || arg == "--max-requests" ||
-               arg == "--retries" || arg == "--concurrency" || arg == "--seed") {
-      if (!parse_count(value, n))
-        return fail(name + " needs a whole number, got '" + std::string(value) + "'");
-      if (arg == "--walk-limit") {
-        if (n == 0) return fail("--walk-limit must be at least 1");
-        o.run.walk_limit = n;
-      }
-      if (arg == "--page-cap") o.run.page_cap = n;
-      if (arg == "--max-requests") o.client.max_requests = static_cast<std::size_t>(n);
-      if (arg == "--retries") o.client.retries = static_cast<int>(std::min<std::uint64_t>(n, 20));
-      if (arg == "--concurrency") {
-        if (n < 1 || n > 64) return fail("--concurrency must be from 1 to 64");
-        o.run.concurrency = static_cast<std::size_t>(n);
-      }
-      if (arg == "--seed") {
-        o.run.seed = n;
-        o.seed_given = true;
-      }
-    } else if (arg == "--rate") {
-      double rate = 0;
-      const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), rate);
-      if (ec != std::errc{} || ptr != value.data() + value.size() || !std::isfinite(rate) || rate <= 0)
-        return fail("--rate needs a positive number of requests a second, got '" + std::string(value) + "'");
-      o.client.rate = rate;
-    } else if (arg == "--connect-timeout" || arg == "--timeout" || arg == "--deadline") {
-      if (!parse_seconds(value, ms) || ms.count() == 0)
-        return fail(name + " needs a positive number of seconds, got '" + std::string(value) + "'");
-      if (arg == "--connect-timeout") o.client.connect_timeout = ms;
-      if (arg == "--timeout") o.client.read_timeout = ms;
-      if (arg == "--deadline") o.client.deadline = ms;
-    } else if (arg == "--order-key") {
-      if (value.empty()) return fail("--order-key needs a field name");
-      o.run.order_key = value;
-    } else if (arg == "--only" || arg == "--skip") {
-      std::vector<std::string> names;
-      split_names(value, names);
-      for (const auto& rule : names)
-        if (!find_rule(rule)) return fail("unknown rule '" + rule + "' (--list prints them)");
-      auto& into = arg == "--only" ? o.run.only : o.run.skip;
-      into.insert(into.end(), names.begin(), names.end());
-    } else if (arg == "--header") {
-      const auto colon = value.find(':');
-      if (colon == std::string_view::npos || !is_token(value.substr(0, colon)))
-        return fail("--header needs 'Name: value' with a valid header name");
-      std::string_view header_value = value.substr(colon + 1);
-      while (!header_value.empty() && (header_value.front() == ' ' || header_value.front() == '\t'))
-        header_value.remove_prefix(1);
-      if (header_value.find_first_of("\r\n") != std::string_view::npos)
-        return fail("--header " + std::string(value.substr(0, colon)) + ": a value cannot hold a line break");
-      o.client.headers.emplace_back(value.substr(0, colon), header_value);
-    } else if (arg == "--header-from-env") {
-      const auto eq = value.find('=');
-      if (eq == std::string_view::npos || !is_token(value.substr(0, eq)) || eq + 1 == value.size())
-        return fail("--header-from-env needs Name=VARIABLE");
-      const std::string variable(value.substr(eq + 1));
-      const auto secret = getenv(variable);
-      if (!secret || secret->empty())
-        return fail("--header-from-env: environment variable " + variable + " is not set or empty");
-      if (secret->find_first_of("\r\n") != std::string::npos)
-        return fail("--header-from-env: environment variable " + variable + " holds a line break");
-      o.client.headers.emplace_back(value.substr(0, eq), *secret);
-    } else if (arg == "--cacert") {
-      o.client.cacert = std::filesystem::path(value);
-    } else if (arg == "--junit") {
-      o.junit = std::filesystem::path(value);
-    } else if (arg == "--json") {
-      o.json = std::filesystem::path(value);
-    } else if (arg == "--out" || arg == "--snapshot" || arg == "--against") {
-      if (value.empty()) return fail(name + " needs a directory");
-      (arg == "--out" ? o.out : arg == "--snapshot" ? o.snapshot : o.against) = std::filesystem::path(value);
-    } else if (arg == "--ignore") {
-      split_names(value, o.ignore);
-    }
-  }
-  if (o.help || o.version) return parsed;
-  // What each command takes besides the safety options, --header*, --cacert and --no-progress.
-  static constexpr std::string_view kCheckOnly[] = {"--mode",       "--page-cap", "--seed", "--order-key",
-                                                    "--public-url", "--only",     "--skip", "--list"};
-  static constexpr std::string_view kRecordOnly[] = {"--out", "--force"};
-  static constexpr std::string_view kDiffOnly[] = {"--snapshot", "--against", "--ignore", "--strict-host"};
-  static constexpr std::string_view kReports[] = {"--junit", "--json"};
-  const auto refuse = [&](const auto& names, const char* command) -> std::optional<std::string> {
-    for (const auto& g : given)
-      if (std::find(std::begin(names), std::end(names), g) != std::end(names))
-        return "option " + g + " is not one of " + command;
-    return std::nullopt;
-  };
-  const char* command_name = o.command == Command::record ? "record's"
-                             : o.command == Command::diff ? "diff's"
-                                                          : "a check run's (it belongs to record or diff)";
-  if (o.command != Command::check)
-    if (auto bad = refuse(kCheckOnly, command_name)) return fail(*bad);
-  if (o.command != Command::record)
-    if (auto bad = refuse(kRecordOnly, command_name)) return fail(*bad);
-  if (o.command != Command::diff)
-    if (auto bad = refuse(kDiffOnly, command_name)) return fail(*bad);
-  if (o.command == Command::record)
-    if (auto bad = refuse(kReports, command_name)) return fail(*bad);
-  if (o.command == Command::check && o.list) return parsed;
-  if (o.command == Command::record && !o.out) return fail("record needs --out DIR");
-  if (o.command == Command::diff) {
-    if (!o.snapshot) return fail("diff needs --snapshot DIR");
-    if (base_given == o.against.has_value())
-      return fail("diff compares the snapshot with either --base-url URL or --against DIR");
-    return parsed;
-  }
-  if (!base_given) return fail("--base-url is required");
   return parsed;
 }
 

@@ -99,6 +99,17 @@ TEST_CASE("a config file: a JSON object of flags, overridden by the command line
              Catch::Contains("cannot be read"));
   CHECK_THAT(parse_command_line({"--config", write("bad-value.json", R"({"port": 70000})")}).error,
              Catch::Contains("0 to 65535"));
+  for (const std::string key : {"help", "version", "config", "h"})
+    CHECK_THAT(parse_command_line({"--config", write("k.json", "{\"" + key + "\": true}")}).error,
+               Catch::Contains("unknown key \"" + key + "\""));
+  CHECK_THAT(parse_command_line({"--config", write("list.json", R"({"port": [1, 2]})")}).error,
+             Catch::EndsWith("\"port\" needs a string or a number"));
+  // A flag on the line replaces the file's choice of the ones it excludes.
+  CHECK(parse_command_line({"--config", team, "--log-json"}).options.log == LogFormat::json);
+  p = parse_command_line({"--config", write("off.json", R"({"quiet": false, "cors": "*"})")});
+  REQUIRE(p.error.empty());
+  CHECK(p.options.log == LogFormat::text);
+  CHECK(p.options.cors.origins == std::vector<std::string>{"*"});
   std::filesystem::remove_all(dir);
 }
 
@@ -110,4 +121,20 @@ TEST_CASE("a user as NAME:PASSWORD", "[cli]") {
   CHECK(p.options.user->password == "s3:cret");
   CHECK(parse_command_line({"--user", "alice"}).error == "option --user needs NAME:PASSWORD");
   CHECK(parse_command_line({"--user", ":x"}).error == "option --user needs NAME:PASSWORD");
+}
+
+TEST_CASE("strict values and a generated help", "[cli]") {
+  CHECK(parse_command_line({"--port", "010"}).options.port == 10);  // not read as octal
+  CHECK(parse_command_line({"--cors", "http://a.example", "http://b.example"}).error ==
+        "unknown option 'http://b.example'");
+  CHECK(parse_command_line({"--quiet", "--log-json"}).error ==
+        "option --quiet cannot be used with --log-json");
+  CHECK(parse_command_line({"--quiet=yes"}).error == "option --quiet takes no value");
+  CHECK(parse_command_line({"--host", ""}).error == "option --host needs an address, got ''");
+  CHECK(parse_command_line({"-h"}).options.help);
+  CHECK(parse_command_line({"--version"}).options.version);
+  const std::string help = usage();
+  CHECK_THAT(help, Catch::Contains("Usage: entities-images-mock [OPTIONS]"));
+  CHECK_THAT(help, Catch::Contains("Latency and faults:") && Catch::Contains("--port N=8000") &&
+                       Catch::Contains("--config FILE"));
 }

@@ -22,7 +22,7 @@ struct CliOptions {
   std::optional<std::filesystem::path> junit;  ///< --junit FILE
   std::optional<std::filesystem::path> json;   ///< --json FILE
   bool list = false;
-  bool help = false;
+  bool help = false;  ///< --help: print contract_usage(command) and exit
   bool version = false;
   bool progress = true;  ///< --no-progress turns it off
   // record
@@ -45,6 +45,7 @@ struct ParsedCli {
 ParsedCli parse_contract_command_line(
     const std::vector<std::string_view>& args,
     const std::function<std::optional<std::string>(const std::string&)>& getenv);
-std::string contract_usage();
+/// The --help text of a command, generated from its declared options.
+std::string contract_usage(Command command = Command::check);
 
 }  // namespace entimg::contract

@@ -26,8 +26,8 @@ struct Options {
   std::optional<std::filesystem::path> state;        ///< --state DIR: uploads kept on disk
   std::uint64_t max_body = std::uint64_t{10} << 20;  ///< --max-body BYTES: larger bodies get 413
   LogFormat log = LogFormat::text;                   ///< --quiet: none, --log-json: json
-  std::optional<std::filesystem::path> config;       ///< --config FILE, read before the other flags
-  bool help = false;
+  std::optional<std::filesystem::path> config;       ///< --config FILE; flags on the command line win
+  bool help = false;                                 ///< --help: print usage() and exit
   bool version = false;
 };
 
@@ -36,9 +36,10 @@ struct ParsedOptions {
   std::string error;  ///< one line saying what is wrong; empty when the command line is fine
 };
 
-/// Parses the flags; a --config FILE among them is read first (a JSON object whose keys are flag names
-/// without the dashes), and the flags on the line override it.
+/// Parses the flags; a --config FILE among them (a JSON object whose keys are flag names without the
+/// dashes) fills in the flags the command line leaves out.
 ParsedOptions parse_command_line(const std::vector<std::string_view>& args);
+/// The --help text, generated from the declared options.
 std::string usage();
 std::string_view version();
 
