@@ -4,27 +4,16 @@
 // by 4 with its URLs as links, page-number controls, a format switcher, the entity filter and, for a user
 // allowed to POST, an upload form. Same content as DRF's page, in markup of our own that needs no static
 // files (DRF's Bootstrap/jQuery assets are not ours to serve); every echoed value is HTML-escaped.
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "entimg/mock/service.hpp"
+#include "entimg/mock/http_types.hpp"
+#include "pagination.hpp"
 
 namespace entimg::mock::detail {
-
-/// DRF's pagination html context (LimitOffsetPagination.get_html_context): page links, `nullopt` a break.
-struct PageControls {
-  std::optional<std::string> previous, next;
-  struct Link {
-    std::int64_t number;
-    std::string url;
-    bool active;
-  };
-  std::vector<std::optional<Link>> pages;
-};
 
 struct BrowsablePage {
   std::string_view name;        ///< the view's name: "Entity Image List"

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "entimg/mock/service.hpp"
+#include "entimg/mock/http_types.hpp"
 
 namespace entimg::mock::detail {
 

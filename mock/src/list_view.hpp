@@ -3,11 +3,12 @@
 // paginated list, with DRF's headers on every answer (reference §1.2-1.4, §2, §3).
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "entimg/common/url.hpp"
 #include "entimg/mock/dataset.hpp"
+#include "entimg/mock/http_types.hpp"
 #include "entimg/mock/live_dataset.hpp"
-#include "entimg/mock/service.hpp"
 #include "pagination.hpp"
 
 namespace entimg::mock::detail {

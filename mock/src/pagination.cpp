@@ -1,7 +1,9 @@
 #include "pagination.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace entimg::mock::detail {
@@ -73,6 +75,79 @@ std::optional<std::string> previous_link(const RequestUrl& url, const Window& wi
   if (window.offset <= window.limit) return rebuild_url(url, {{"limit", window.limit.str()}}, "offset");
   return rebuild_url(
       url, {{"limit", window.limit.str()}, {"offset", monus(window.offset, window.limit).str()}}, {});
+}
+
+namespace {
+
+// Page arithmetic as DRF does it on Python ints, in one type: the limit, offset and count (each at most
+// 2^64, the offset saturated there) and their products stay exact in 128 bits.
+__extension__ using PageInt = __int128;
+__extension__ using PageUnsigned = unsigned __int128;
+
+std::string page_int_text(PageInt v) {
+  const bool negative = v < 0;
+  auto u = static_cast<PageUnsigned>(negative ? -v : v);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  } while (u != 0);
+  return negative ? "-" + digits : digits;
+}
+
+// Python's ceil division as DRF's _divide_with_ceil does it (floor division rounds towards -inf).
+PageInt divide_with_ceil(PageInt a, PageInt b) {
+  PageInt q = a / b;
+  if (a % b != 0 && (a < 0) == (b < 0)) ++q;
+  return q;
+}
+
+// _get_displayed_page_numbers: the first, last, current and its neighbours; 0 stands for a break.
+std::vector<PageInt> displayed_page_numbers(PageInt current, PageInt final) {
+  std::vector<PageInt> shown;
+  if (final <= 5) {
+    for (PageInt n = 1; n <= final; ++n)
+      shown.push_back(n);
+    return shown;
+  }
+  std::vector<PageInt> included = {1, current - 1, current, current + 1, final};
+  if (current <= 4) included.insert(included.end(), {2, 3});
+  if (current >= final - 3) included.insert(included.end(), {final - 1, final - 2});
+  std::sort(included.begin(), included.end());
+  included.erase(std::unique(included.begin(), included.end()), included.end());
+  for (const PageInt n : included)
+    if (n > 0 && n <= final) shown.push_back(n);
+  if (current > 4) shown.insert(shown.begin() + 1, 0);  // 0: a break
+  if (current < final - 3) shown.insert(shown.end() - 1, 0);
+  return shown;
+}
+
+}  // namespace
+
+// LimitOffsetPagination.get_html_context with _get_displayed_page_numbers and _get_page_links.
+std::optional<PageControls> page_controls(const RequestUrl& url, const Window& window, std::uint64_t count) {
+  if (!(BigUint(count) > window.limit)) return std::nullopt;  // display_page_controls
+  const auto limit = static_cast<PageInt>(window.limit.saturated());
+  const auto offset = static_cast<PageInt>(window.offset.saturated());
+  PageInt current = divide_with_ceil(offset, limit) + 1;
+  const PageInt final = std::max<PageInt>(
+      divide_with_ceil(static_cast<PageInt>(count) - offset, limit) + divide_with_ceil(offset, limit), 1);
+  current = std::min(current, final);
+  PageControls controls;
+  controls.previous = previous_link(url, window);
+  controls.next = next_link(url, window, count);
+  for (const PageInt n : displayed_page_numbers(current, final)) {
+    if (n == 0) {
+      controls.pages.emplace_back(std::nullopt);
+      continue;
+    }
+    std::string link =
+        n == 1 ? rebuild_url(url, {}, "offset")
+               : rebuild_url(url, {{"offset", page_int_text(offset + (n - current) * limit)}}, {});
+    controls.pages.emplace_back(
+        PageControls::Link{static_cast<std::int64_t>(n), std::move(link), n == current});
+  }
+  return controls;
 }
 
 }  // namespace entimg::mock::detail

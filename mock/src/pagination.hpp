@@ -1,6 +1,8 @@
 #pragma once
 // DRF's LimitOffsetPagination (reference §2), reproduced from its documented behaviour: the
-// effective limit and offset, and the next/previous links built from the request URL.
+// effective limit and offset, the next/previous links built from the request URL, and the page-number
+// controls the browsable API shows (get_html_context).
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +36,20 @@ struct RequestUrl {
 std::optional<std::string> next_link(const RequestUrl& url, const Window& window, std::uint64_t count);
 /// previous: null when offset <= 0; without offset when offset - limit <= 0; else offset - limit.
 std::optional<std::string> previous_link(const RequestUrl& url, const Window& window);
+
+/// DRF's pagination html context (LimitOffsetPagination.get_html_context): page links, `nullopt` a break.
+struct PageControls {
+  std::optional<std::string> previous, next;
+  struct Link {
+    std::int64_t number;
+    std::string url;
+    bool active;
+  };
+  std::vector<std::optional<Link>> pages;
+};
+
+/// The controls the browsable page shows: nullopt unless count > limit (display_page_controls).
+std::optional<PageControls> page_controls(const RequestUrl& url, const Window& window, std::uint64_t count);
 
 /// DRF's replace_query_param/remove_query_param: the URL with `set` keys replaced and `drop` removed,
 /// parameters sorted by key (urlencode(sorted(...), doseq=True)); no '?' when none are left.

@@ -81,6 +81,12 @@ std::uint64_t BigUint::saturated() const {
   return v;
 }
 
+std::optional<std::int64_t> as_int64(const PyInt& n) {
+  if (n.magnitude > BigUint(static_cast<std::uint64_t>(INT64_MAX))) return std::nullopt;
+  const auto m = static_cast<std::int64_t>(n.magnitude.saturated());
+  return n.negative ? -m : m;
+}
+
 BigUint operator+(const BigUint& a, const BigUint& b) {
   std::string out;
   const std::string &x = a.digits_, &y = b.digits_;

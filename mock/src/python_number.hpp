@@ -38,6 +38,8 @@ struct PyInt {
   BigUint magnitude;
 };
 std::optional<PyInt> parse_python_int(std::string_view utf8);
+/// A Python int that fits 64 bits signed; nullopt beyond.
+std::optional<std::int64_t> as_int64(const PyInt& n);
 
 /// The outcome of Django's forms.DecimalField on a filter value, truncated to an integer the way
 /// Django's IntegerField.get_prep_value (int(Decimal)) does for the lookup.

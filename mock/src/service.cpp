@@ -181,17 +181,6 @@ HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::
 
 }  // namespace
 
-std::optional<std::string> HttpRequest::header(std::string_view name) const {
-  std::optional<std::string> value;
-  for (const auto& [k, v] : headers) {
-    if (!common::iequals_ascii(k, name)) continue;
-    const auto b = v.find_first_not_of(" \t"), e = v.find_last_not_of(" \t");
-    const std::string stripped = b == std::string::npos ? "" : v.substr(b, e - b + 1);
-    value = value ? *value + "," + stripped : stripped;
-  }
-  return value;
-}
-
 Service::Service(std::shared_ptr<const Dataset> dataset, std::optional<User> user)
     : dataset_(std::make_shared<LiveDataset>(std::move(dataset), std::nullopt)), user_(std::move(user)) {}
 
