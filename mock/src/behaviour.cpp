@@ -6,7 +6,9 @@
 #include <mutex>
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/prng.hpp"
 
 namespace entimg::mock {
@@ -146,16 +148,6 @@ bool allows_any(const CorsOptions& cors) {
   return false;
 }
 
-void add_vary_origin(HttpResponse& response) {
-  for (auto& [name, value] : response.headers) {
-    if (name.size() == 4 && (name[0] == 'V' || name[0] == 'v') && (name == "Vary" || name == "vary")) {
-      value += ", Origin";
-      return;
-    }
-  }
-  response.headers.emplace_back("Vary", "Origin");
-}
-
 void allow_origin(const CorsOptions& cors, const std::string& origin, HttpResponse& response) {
   // With any origin allowed the answer says "*", which browsers refuse for requests with credentials;
   // named origins are echoed with credentials allowed, so an app can send Authorization.
@@ -165,7 +157,7 @@ void allow_origin(const CorsOptions& cors, const std::string& origin, HttpRespon
     response.headers.emplace_back("Access-Control-Allow-Origin", origin);
     response.headers.emplace_back("Access-Control-Allow-Credentials", "true");
   }
-  add_vary_origin(response);
+  patch_vary_headers(response, "Origin");
 }
 
 }  // namespace
@@ -211,6 +203,76 @@ std::string log_line(LogFormat format, const std::string& method, const std::str
     safe += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
   return method + " " + safe + " " + (status == 0 ? std::string("dropped") : std::to_string(status)) + " " +
          std::to_string(bytes) + " B " + ms + " ms";
+}
+
+void patch_vary_headers(HttpResponse& response, std::string_view header) {
+  for (auto& [name, value] : response.headers) {
+    if (!common::iequals_ascii(name, "Vary")) continue;
+    std::string_view rest = value;
+    while (!rest.empty()) {
+      const std::size_t comma = std::min(rest.find(','), rest.size());
+      const std::string_view element = common::trim(rest.substr(0, comma));
+      if (element == "*" || common::iequals_ascii(element, header)) return;
+      rest.remove_prefix(std::min(comma + 1, rest.size()));
+    }
+    value += ", " + std::string(header);
+    return;
+  }
+  response.headers.emplace_back("Vary", std::string(header));
+}
+
+bool accepts_gzip(std::string_view accept_encoding) {
+  std::optional<bool> gzip, any;
+  while (!accept_encoding.empty()) {
+    const std::size_t comma = std::min(accept_encoding.find(','), accept_encoding.size());
+    const std::string_view element = accept_encoding.substr(0, comma);
+    accept_encoding.remove_prefix(std::min(comma + 1, accept_encoding.size()));
+    const std::size_t semicolon = std::min(element.find(';'), element.size());
+    const std::string_view coding = common::trim(element.substr(0, semicolon));
+    bool positive = true;  // q=0, 0.0, 0.00 or 0.000 refuses the coding (RFC 9110 §12.4.2)
+    std::string_view params = element.substr(semicolon);
+    while (!params.empty()) {
+      params.remove_prefix(1);
+      const std::size_t next = std::min(params.find(';'), params.size());
+      const std::string_view param = common::trim(params.substr(0, next));
+      params.remove_prefix(next);
+      if (param.size() >= 2 && common::iequals_ascii(param.substr(0, 2), "q="))
+        positive = common::trim(param.substr(2)).find_first_not_of("0.") != std::string_view::npos;
+    }
+    if (common::iequals_ascii(coding, "gzip")) gzip = positive;
+    if (coding == "*") any = positive;
+  }
+  return gzip ? *gzip : any.value_or(false);
+}
+
+std::string gzip_compress(std::string_view data) {
+  // zlib's own gzip wrapper (window bits 15 + 16) writes what Python 3.11 does for mtime 0: mtime 0,
+  // xfl 0 at level 6, OS 3, then raw deflate at level 6 and memory level 8, CRC-32 and size.
+  z_stream z{};
+  if (deflateInit2(&z, 6, Z_DEFLATED, MAX_WBITS + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("zlib: deflateInit2 failed");
+  std::string out(deflateBound(&z, static_cast<uLong>(data.size())) + 18, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int done = deflate(&z, Z_FINISH);
+  deflateEnd(&z);
+  if (done != Z_STREAM_END) throw std::runtime_error("zlib: deflate did not finish");
+  out.resize(z.total_out);
+  return out;
+}
+
+void apply_gzip_middleware(const HttpRequest& request, HttpResponse& response) {
+  if (response.body.size() < 200) return;  // "not worth attempting to compress really short responses"
+  for (const auto& [name, value] : response.headers)
+    if (common::iequals_ascii(name, "Content-Encoding")) return;
+  patch_vary_headers(response, "Accept-Encoding");
+  if (!accepts_gzip(request.header("Accept-Encoding").value_or(""))) return;
+  std::string compressed = gzip_compress(response.body);
+  if (compressed.size() >= response.body.size()) return;  // only when it is shorter
+  response.body = std::move(compressed);
+  response.headers.emplace_back("Content-Encoding", "gzip");
 }
 
 }  // namespace entimg::mock

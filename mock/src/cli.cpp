@@ -199,6 +199,9 @@ void declare_browsers_and_logs(CLI::App& app, Options& o) {
       ->type_name("ORIGIN")
       ->allow_extra_args(false)
       ->check(needs("'*' or an origin such as http://localhost:3000 (no path)", is_origin));
+  app.add_flag("--gzip", o.gzip,
+               "gzip answers for clients that accept it, as Django's GZipMiddleware does\n"
+               "(with Vary: Accept-Encoding); without it nothing is compressed, as with DRF");
   CLI::Option* quiet = app.add_flag_callback(
       "--quiet", [&o] { o.log = LogFormat::none; }, "no request log (default: one line a request on stderr)");
   app.add_flag_callback(

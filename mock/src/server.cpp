@@ -116,6 +116,9 @@ void answer(MockServer::Impl& impl, const httplib::Request& req, httplib::Respon
                                            ? *std::exchange(hidden_content_type, std::nullopt)
                                            : value);
   hidden_content_type.reset();
+  // cpp-httplib would gzip or brotli-compress the answer for a client that offers either; DRF never
+  // does, and --gzip compresses as Django's GZipMiddleware would. Its own object, as above.
+  const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
   request.server_authority = impl.options.host + ":" + std::to_string(req.local_port);
   request.body = std::move(body);
 
@@ -139,6 +142,7 @@ void answer(MockServer::Impl& impl, const httplib::Request& req, httplib::Respon
     }
     add_cors_headers(impl.options.cors, request, response);
   }
+  if (impl.options.gzip) apply_gzip_middleware(request, response);  // the outermost middleware
 
   res.status = response.status;
   for (auto& [name, value] : response.headers)

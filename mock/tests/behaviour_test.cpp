@@ -3,6 +3,7 @@
 #include "entimg/mock/behaviour.hpp"
 
 #include <httplib.h>
+#include <zlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -231,4 +232,93 @@ TEST_CASE("through the server: a preflight and a cross-origin GET", "[cors][serv
   REQUIRE(plain);
   CHECK(plain->get_header_value("Vary") == "Accept");  // no Origin, no CORS headers
   CHECK_FALSE(plain->has_header("Access-Control-Allow-Origin"));
+}
+
+namespace {
+
+std::string gunzip(const std::string& data) {
+  z_stream z{};
+  REQUIRE(inflateInit2(&z, MAX_WBITS + 16) == Z_OK);
+  std::string out(1 << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int done = inflate(&z, Z_FINISH);
+  inflateEnd(&z);
+  REQUIRE(done == Z_STREAM_END);
+  out.resize(z.total_out);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("gzip is offered by a coding with a q above 0, or by '*'", "[gzip]") {
+  for (const char* yes : {"gzip", "gzip, br", "br;q=1, GZIP", "gzip;q=0.5", "gzip; q=0.001", "*", "br, *;q=1"})
+    CHECK(accepts_gzip(yes));
+  for (const char* no : {"", "br", "identity", "x-gzip", "gzip;q=0", "gzip; Q=0.000", "*;q=0", "*, gzip;q=0",
+                         "deflate, br;q=0.5"})
+    CHECK_FALSE(accepts_gzip(no));
+}
+
+TEST_CASE("Vary is patched as Django's patch_vary_headers does", "[gzip]") {
+  HttpResponse r;
+  patch_vary_headers(r, "Accept-Encoding");
+  CHECK(header_of(r, "Vary") == "Accept-Encoding");
+  r.headers = {{"Vary", "Accept, Origin"}};
+  patch_vary_headers(r, "Accept-Encoding");
+  patch_vary_headers(r, "accept-encoding");  // already there, whatever its case
+  patch_vary_headers(r, "origin");
+  CHECK(header_of(r, "Vary") == "Accept, Origin, Accept-Encoding");
+  r.headers = {{"Vary", "*"}};
+  patch_vary_headers(r, "Accept-Encoding");
+  CHECK(header_of(r, "Vary") == "*");
+}
+
+TEST_CASE("the gzip middleware: long answers vary on Accept-Encoding, compressed when asked and shorter",
+          "[gzip]") {
+  const std::string json = "{\"results\": [" + std::string(400, ' ') + "]}";
+  HttpResponse short_answer{200, "application/json", {{"Vary", "Accept"}}, std::string(199, 'x')};
+  apply_gzip_middleware(get({{"Accept-Encoding", "gzip"}}), short_answer);
+  CHECK(header_of(short_answer, "Vary") == "Accept");  // under 200 bytes: left alone
+  HttpResponse not_asked{200, "application/json", {{"Vary", "Accept"}}, json};
+  apply_gzip_middleware(get(), not_asked);
+  CHECK(header_of(not_asked, "Vary") == "Accept, Accept-Encoding");
+  CHECK(not_asked.body == json);
+  HttpResponse asked{200, "application/json", {{"Vary", "Accept"}}, json};
+  apply_gzip_middleware(get({{"Accept-Encoding", "gzip, deflate"}}), asked);
+  CHECK(header_of(asked, "Content-Encoding") == "gzip");
+  CHECK(asked.body.size() < json.size());
+  CHECK(gunzip(asked.body) == json);
+  // Python 3.11's gzip.compress(mtime=0) header: mtime 0, xfl 0, OS 3 (Unix).
+  CHECK(asked.body.substr(0, 10) == std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10));
+  std::string noise;
+  for (std::uint32_t i = 0, x = 7; i < 400; ++i, x = x * 1103515245u + 12345u)
+    noise.push_back(static_cast<char>(x >> 24));
+  HttpResponse incompressible{200, "image/png", {}, noise};
+  apply_gzip_middleware(get({{"Accept-Encoding", "gzip"}}), incompressible);
+  CHECK(incompressible.body == noise);  // not shorter: sent as it is
+  CHECK(header_of(incompressible, "Content-Encoding").empty());
+}
+
+TEST_CASE("through the server: nothing compressed without --gzip, gzip with it", "[gzip][server]") {
+  for (const bool gzip : {false, true}) {
+    ServerOptions options = local({});
+    options.gzip = gzip;
+    RunningMock mock(options);
+    httplib::Client client("127.0.0.1", mock.server.port());
+    client.set_decompress(false);
+    const auto page = client.Get("/edw/api/entities-images/", {{"Accept-Encoding", "gzip, deflate, br"}});
+    REQUIRE(page);
+    CHECK(page->status == 200);
+    if (gzip) {
+      CHECK(page->get_header_value("Content-Encoding") == "gzip");
+      CHECK(page->get_header_value("Vary") == "Accept, Accept-Encoding");
+      CHECK(nlohmann::json::parse(gunzip(page->body))["count"] == 1000);
+    } else {
+      CHECK_FALSE(page->has_header("Content-Encoding"));  // cpp-httplib would have used br or gzip
+      CHECK(page->get_header_value("Vary") == "Accept");
+      CHECK(nlohmann::json::parse(page->body)["count"] == 1000);
+    }
+  }
 }

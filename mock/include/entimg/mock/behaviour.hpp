@@ -4,11 +4,12 @@
 // docs/mock.md, "Latency, faults, CORS, log".
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "entimg/mock/service.hpp"
+#include "entimg/mock/http_types.hpp"
 
 namespace entimg::mock {
 
@@ -59,6 +60,19 @@ HttpResponse failure_response(int status);
 std::optional<HttpResponse> cors_preflight(const CorsOptions& cors, const HttpRequest& request);
 /// Adds Access-Control-Allow-Origin (and Expose-Headers, Vary: Origin) to an answer for an allowed origin.
 void add_cors_headers(const CorsOptions& cors, const HttpRequest& request, HttpResponse& response);
+
+/// Django's patch_vary_headers: adds `header` to the answer's Vary unless it names it (or '*') already.
+void patch_vary_headers(HttpResponse& response, std::string_view header);
+
+/// Whether Accept-Encoding offers gzip: listed (or '*') with a q above 0. Django's GZipMiddleware only
+/// looks for the word, so it would compress for "gzip;q=0" too; the mock honours the q.
+bool accepts_gzip(std::string_view accept_encoding);
+/// Python's gzip.compress(data, compresslevel=6, mtime=0), as Django's compress_string calls it, byte for
+/// byte (Python 3.11 and the same zlib).
+std::string gzip_compress(std::string_view data);
+/// Django's GZipMiddleware (--gzip): an answer of 200 bytes or more without a Content-Encoding gets
+/// "Vary: Accept-Encoding", and its body gzipped when the client accepts gzip and that makes it shorter.
+void apply_gzip_middleware(const HttpRequest& request, HttpResponse& response);
 
 enum class LogFormat { none, text, json };
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "entimg/mock/behaviour.hpp"
-#include "entimg/mock/service.hpp"
+#include "entimg/mock/http_types.hpp"
 
 namespace entimg::mock {
 
@@ -25,6 +25,7 @@ struct Options {
   std::optional<User> user;  ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
   std::optional<std::filesystem::path> state;        ///< --state DIR: uploads kept on disk
   std::uint64_t max_body = std::uint64_t{10} << 20;  ///< --max-body BYTES: larger bodies get 413
+  bool gzip = false;                                 ///< --gzip: Django's GZipMiddleware
   LogFormat log = LogFormat::text;                   ///< --quiet: none, --log-json: json
   std::optional<std::filesystem::path> config;       ///< --config FILE; flags on the command line win
   bool help = false;                                 ///< --help: print usage() and exit

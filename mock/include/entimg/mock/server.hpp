@@ -21,6 +21,9 @@ struct ServerOptions {
   /// --max-body BYTES: a request body above it is answered 413 (as nginx's client_max_body_size) and
   /// never buffered beyond it.
   std::uint64_t max_body = std::uint64_t{10} << 20;
+  /// --gzip: Django's GZipMiddleware in front of the view (gzip when asked, Vary: Accept-Encoding);
+  /// without it no answer is compressed, as DRF sends none.
+  bool gzip = false;
 };
 
 /// Options with an address and a worker count, the rest left as they are by default.
