@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <mutex>
 
-#include <nlohmann/json.hpp>
 #include <zlib.h>
+#include <nlohmann/json.hpp>
 
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/prng.hpp"

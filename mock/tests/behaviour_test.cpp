@@ -254,7 +254,8 @@ std::string gunzip(const std::string& data) {
 }  // namespace
 
 TEST_CASE("gzip is offered by a coding with a q above 0, or by '*'", "[gzip]") {
-  for (const char* yes : {"gzip", "gzip, br", "br;q=1, GZIP", "gzip;q=0.5", "gzip; q=0.001", "*", "br, *;q=1"})
+  for (const char* yes :
+       {"gzip", "gzip, br", "br;q=1, GZIP", "gzip;q=0.5", "gzip; q=0.001", "*", "br, *;q=1"})
     CHECK(accepts_gzip(yes));
   for (const char* no : {"", "br", "identity", "x-gzip", "gzip;q=0", "gzip; Q=0.000", "*;q=0", "*, gzip;q=0",
                          "deflate, br;q=0.5"})
