@@ -160,7 +160,7 @@ void LiveDataset::load_state() {
              size == static_cast<std::uint64_t>(r.file_size) && r.id > last_id_;
         if (ok) {
           last_id_ = r.id;
-          created_.insert(std::upper_bound(created_.begin(), created_.end(), r, before), std::move(r));
+          insert_created(std::move(r));
         }
       }
     } catch (const std::exception&) {
@@ -213,7 +213,7 @@ Record LiveDataset::add(NewUpload upload) {
   }
   const std::unique_lock lock(mutex_);
   last_id_ = r.id;
-  created_.insert(std::upper_bound(created_.begin(), created_.end(), r, before), r);
+  insert_created(r);
   return r;
 }
 
@@ -270,6 +270,13 @@ std::size_t LiveDataset::created_count() const {
   return created_.size();
 }
 
+void LiveDataset::insert_created(Record record) {
+  const std::uint64_t rank = base_rank(Selection{}, record.order);
+  const auto at = std::upper_bound(created_.begin(), created_.end(), record, before);
+  created_rank_.insert(created_rank_.begin() + (at - created_.begin()), rank);
+  created_.insert(at, std::move(record));
+}
+
 std::vector<const Record*> LiveDataset::created_in(const Selection& selection) const {
   std::vector<const Record*> out;
   if (selection.matches_nothing) return out;
@@ -296,33 +303,70 @@ std::uint64_t LiveDataset::base_rank(const Selection& selection, std::int64_t or
   return low;
 }
 
-std::uint64_t LiveDataset::count(const Selection& selection) const {
-  const std::shared_lock lock(mutex_);
-  return base_->count(selection) + created_in(selection).size();
+std::uint64_t LiveDataset::entity_base_rank(const Selection& selection, std::int64_t order) const {
+  const std::pair key{*selection.entity, order};
+  {
+    const std::lock_guard lock(entity_rank_mutex_);
+    if (const auto it = entity_rank_.find(key); it != entity_rank_.end()) return it->second;
+  }
+  const std::uint64_t rank = base_rank(selection, order);
+  const std::lock_guard lock(entity_rank_mutex_);
+  entity_rank_.emplace(key, rank);
+  return rank;
 }
 
-void LiveDataset::page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
-                       std::vector<Record>& out) const {
+std::uint64_t LiveDataset::count(const Selection& selection) const {
   const std::shared_lock lock(mutex_);
-  const std::vector<const Record*> mine = created_in(selection);
-  if (mine.empty()) return base_->page(selection, offset, limit, out);
-  // Each created record's position in the merged listing.
-  std::vector<std::uint64_t> position(mine.size());
-  for (std::size_t i = 0; i < mine.size(); ++i)
-    position[i] = base_rank(selection, mine[i]->order) + i;
-  std::size_t j =
-      static_cast<std::size_t>(std::lower_bound(position.begin(), position.end(), offset) - position.begin());
+  const bool all = !selection.entity && !selection.matches_nothing;
+  return base_->count(selection) + (all ? created_.size() : created_in(selection).size());
+}
+
+namespace {
+
+// Merges the created records (the i-th at listing position position(i), strictly increasing) into the
+// base's records of the same selection, for the listing's positions [offset, offset + limit).
+template <typename CreatedAt, typename PositionOf>
+void merge_page(const Dataset& base, const Selection& selection, std::size_t created, CreatedAt created_at,
+                PositionOf position, std::uint64_t offset, std::uint64_t limit, std::vector<Record>& out) {
+  std::size_t low = 0, high = created;  // j: the first created record at or after offset
+  while (low < high) {
+    const std::size_t mid = low + (high - low) / 2;
+    (position(mid) < offset ? low = mid + 1 : high = mid);
+  }
+  std::size_t j = low;
   std::vector<Record> from_base;
-  base_->page(selection, offset - j, limit, from_base);
+  base.page(selection, offset - j, limit, from_base);
   std::size_t b = 0;
   for (std::uint64_t k = offset; k - offset < limit; ++k) {
-    if (j < mine.size() && position[j] == k)
-      out.push_back(*mine[j++]);
+    if (j < created && position(j) == k)
+      out.push_back(created_at(j++));
     else if (b < from_base.size())
       out.push_back(std::move(from_base[b++]));
     else
       break;
   }
+}
+
+}  // namespace
+
+void LiveDataset::page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                       std::vector<Record>& out) const {
+  const std::shared_lock lock(mutex_);
+  if (!selection.entity && !selection.matches_nothing) {
+    if (created_.empty()) return base_->page(selection, offset, limit, out);
+    // A created record's position is its base rank plus the created records before it.
+    return merge_page(
+        *base_, selection, created_.size(), [this](std::size_t i) { return created_[i]; },
+        [this](std::size_t i) { return created_rank_[i] + i; }, offset, limit, out);
+  }
+  const std::vector<const Record*> mine = created_in(selection);
+  if (mine.empty()) return base_->page(selection, offset, limit, out);
+  std::vector<std::uint64_t> position(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    position[i] = entity_base_rank(selection, mine[i]->order) + i;
+  merge_page(
+      *base_, selection, mine.size(), [&mine](std::size_t i) { return *mine[i]; },
+      [&position](std::size_t i) { return position[i]; }, offset, limit, out);
 }
 
 std::string LiveDataset::describe() const {

@@ -212,3 +212,36 @@ TEST_CASE("uploads as DRF and Django read them: parser choice, nested quirks, na
       post("/edw/api/entities-images/", "application/json", R"({"entity": 1e300})").body ==
       R"({"image":["No file was submitted."],"entity":["Invalid pk \"1e+300\" - object does not exist."]})");
 }
+
+TEST_CASE("every window of the listing with many uploads is the sorted merge, whole and per entity",
+          "[upload]") {
+  // The base lists all at order 0; uploads come before, among and after it, many to one entity.
+  const std::shared_ptr<const Dataset> base = make_generated_dataset(60, 3);
+  LiveDataset live(base, std::nullopt);
+  std::vector<Record> all;
+  base->page({}, 0, 1000, all);
+  const std::int64_t crowded = all[7].entity;
+  for (std::int64_t n = 0; n < 45; ++n)
+    all.push_back(
+        live.add(upload(n % 3 - 1, n % 2 == 0 ? crowded : all[static_cast<std::size_t>(n)].entity)));
+  std::stable_sort(all.begin(), all.end(), [](const Record& a, const Record& b) {
+    return std::pair(a.order, a.id) < std::pair(b.order, b.id);
+  });
+  Selection one_entity;
+  one_entity.entity = crowded;
+  for (const Selection& selection : {Selection{}, one_entity}) {
+    std::vector<std::int64_t> expected;
+    for (const Record& r : all)
+      if (!selection.entity || r.entity == *selection.entity) expected.push_back(r.id);
+    REQUIRE(live.count(selection) == expected.size());
+    for (std::uint64_t offset = 0; offset <= expected.size() + 1; ++offset)
+      for (const std::uint64_t limit : {1u, 5u, 12u, 200u}) {
+        const auto from = static_cast<std::ptrdiff_t>(std::min<std::size_t>(offset, expected.size()));
+        const auto to = static_cast<std::ptrdiff_t>(std::min<std::size_t>(offset + limit, expected.size()));
+        INFO("entity " << (selection.entity ? *selection.entity : -1) << " offset " << offset << " limit "
+                       << limit);
+        CHECK(ids(live, selection, offset, limit) ==
+              std::vector<std::int64_t>(expected.begin() + from, expected.begin() + to));
+      }
+  }
+}

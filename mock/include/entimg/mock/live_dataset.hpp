@@ -6,6 +6,7 @@
 // left behind is dropped when the directory is opened again (docs/mock.md, "Uploads and --state").
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -67,14 +68,22 @@ class LiveDataset final : public Dataset {
  private:
   void load_state();
   void append_line(const std::string& line);                                // under write_mutex_
+  void insert_created(Record record);                                       // under a unique lock
   std::vector<const Record*> created_in(const Selection& selection) const;  // under a shared lock
   std::uint64_t base_rank(const Selection& selection, std::int64_t order) const;
+  std::uint64_t entity_base_rank(const Selection& selection, std::int64_t order) const;
 
   std::shared_ptr<const Dataset> base_;
   std::optional<std::filesystem::path> state_dir_;
   mutable std::shared_mutex mutex_;  // readers shared; the insert of a new record exclusive
   std::mutex write_mutex_;           // one upload stored at a time
   std::vector<Record> created_;      // sorted by (order, id)
+  // base_rank({}, order) of each record of created_ (same index), kept at insert: a page of the whole
+  // collection then costs the same however many records were uploaded.
+  std::vector<std::uint64_t> created_rank_;
+  // base_rank for an entity filter, by (entity, order); the base never changes, so neither do they.
+  mutable std::mutex entity_rank_mutex_;
+  mutable std::map<std::pair<std::int64_t, std::int64_t>, std::uint64_t> entity_rank_;
   std::unordered_map<std::string, std::string> memory_files_;  // file -> bytes, without a state dir
   std::int64_t last_id_ = 0;
   std::mt19937_64 uuid_rng_;
