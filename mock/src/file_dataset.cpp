@@ -209,6 +209,19 @@ nlohmann::json record_to_json(const Record& r) {
 
 }  // namespace detail
 
+void Dataset::page_in_batches(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                              std::uint64_t batch,
+                              const std::function<void(std::vector<Record>&)>& each) const {
+  std::vector<Record> records;
+  for (std::uint64_t done = 0; done < limit;) {
+    records.clear();
+    page(selection, offset + done, std::min(batch, limit - done), records);
+    if (records.empty()) return;  // the selection ended
+    done += records.size();
+    each(records);
+  }
+}
+
 std::int64_t Dataset::max_id() const {
   std::int64_t max = 0;
   std::vector<Record> chunk;

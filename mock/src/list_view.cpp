@@ -44,13 +44,14 @@ HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const
   const std::uint64_t count = dataset.count(selection);
   if (controls) *controls = page_controls(request.url, window, count);
 
-  thread_local std::vector<Record> records;  // reused: a page render allocates little
-  records.clear();
-  if (window.offset < BigUint(count))
-    dataset.page(selection, window.offset.saturated(), window.limit.saturated(), records);
+  // The page's records, fetched and written a batch at a time: a page of the whole collection then holds
+  // its body and one batch of records, never all of them at once.
+  constexpr std::uint64_t kBatch = 1024;
+  const std::uint64_t first = window.offset < BigUint(count) ? window.offset.saturated() : count;
+  const std::uint64_t length = std::min(window.limit.saturated(), count - first);
 
   std::string body;
-  body.reserve(1024 + records.size() * 700);
+  body.reserve(1024 + length * 700);  // above a record's usual size: one allocation, no copy as it grows
   JsonWriter w(body, indent);
   w.begin_object();
   w.key("count");
@@ -69,8 +70,10 @@ HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const
   w.begin_array();
   const std::string media_prefix = request.origin + "/media/";
   std::string scratch;
-  for (const Record& r : records)
-    write_record(w, r, media_prefix, scratch);
+  dataset.page_in_batches(selection, first, length, kBatch, [&](std::vector<Record>& records) {
+    for (const Record& r : records)
+      write_record(w, r, media_prefix, scratch);
+  });
   w.end_array();
   w.end_object();
   return view_response(200, std::move(body));

@@ -352,6 +352,25 @@ void merge_page(const Dataset& base, const Selection& selection, std::size_t cre
 void LiveDataset::page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
                        std::vector<Record>& out) const {
   const std::shared_lock lock(mutex_);
+  page_locked(selection, offset, limit, out);
+}
+
+void LiveDataset::page_in_batches(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                                  std::uint64_t batch,
+                                  const std::function<void(std::vector<Record>&)>& each) const {
+  const std::shared_lock lock(mutex_);
+  std::vector<Record> records;
+  for (std::uint64_t done = 0; done < limit;) {
+    records.clear();
+    page_locked(selection, offset + done, std::min(batch, limit - done), records);
+    if (records.empty()) return;  // the selection ended
+    done += records.size();
+    each(records);
+  }
+}
+
+void LiveDataset::page_locked(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                              std::vector<Record>& out) const {
   if (!selection.entity && !selection.matches_nothing) {
     if (created_.empty()) return base_->page(selection, offset, limit, out);
     // A created record's position is its base rank plus the created records before it.

@@ -201,3 +201,23 @@ TEST_CASE("the API root lists the collection, keeping the format", "[service][ro
   CHECK(get("/edw/api/", {{"Host", "testserver"}}, "DELETE").status == 405);
   CHECK(get("/edw/api/.xml").status == 404);
 }
+
+TEST_CASE("a page longer than a batch of records is the same records as short pages, in order", "[service]") {
+  // list_page writes 1024 records at a time; pages across several batches must join seamlessly.
+  const Service big(make_generated_dataset(5000, 2));
+  const auto page = [&big](const std::string& query) {
+    return json::parse(
+        big.handle(HttpRequest{"GET", "/edw/api/entities-images/?" + query, {{"Host", "testserver"}}, "", {}})
+            .body);
+  };
+  const json whole = page("limit=4000&offset=700");
+  REQUIRE(whole["results"].size() == 4000);
+  json joined = json::array();
+  for (int offset = 700; offset < 4700; offset += 500) {
+    const json part = page("limit=500&offset=" + std::to_string(offset));  // kept: results refers into it
+    for (const json& r : part["results"])
+      joined.push_back(r);
+  }
+  CHECK(whole["results"] == joined);
+  CHECK(page("limit=999999&offset=4990")["results"].size() == 10);  // the end, inside a batch
+}

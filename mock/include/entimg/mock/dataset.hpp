@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -26,6 +27,11 @@ class Dataset {
   /// Appends records [offset, offset + limit) of the selection to out (fewer at the end).
   virtual void page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
                     std::vector<Record>& out) const = 0;
+  /// Hands records [offset, offset + limit) of the selection to `each`, at most `batch` at a time, all from
+  /// one state of the collection, so a page of the whole collection never holds all its records at once.
+  virtual void page_in_batches(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                               std::uint64_t batch,
+                               const std::function<void(std::vector<Record>&)>& each) const;
   /// One line a person can read, e.g. "300000 generated records (seed 1)".
   virtual std::string describe() const = 0;
   /// The record whose `file` is exactly this storage path, for serving its picture; nullopt if none.

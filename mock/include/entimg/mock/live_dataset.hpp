@@ -60,6 +60,10 @@ class LiveDataset final : public Dataset {
   std::uint64_t count(const Selection& selection) const override;
   void page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
             std::vector<Record>& out) const override;
+  /// Under one read lock: an upload waits until the last batch, as a database query sees one snapshot.
+  void page_in_batches(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                       std::uint64_t batch,
+                       const std::function<void(std::vector<Record>&)>& each) const override;
   std::string describe() const override;
   std::optional<Record> find_by_file(std::string_view file) const override;
   std::optional<Record> find_by_id(std::int64_t id) const override;
@@ -67,8 +71,10 @@ class LiveDataset final : public Dataset {
 
  private:
   void load_state();
-  void append_line(const std::string& line);                                // under write_mutex_
-  void insert_created(Record record);                                       // under a unique lock
+  void append_line(const std::string& line);  // under write_mutex_
+  void insert_created(Record record);         // under a unique lock
+  void page_locked(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                   std::vector<Record>& out) const;                         // under a shared lock
   std::vector<const Record*> created_in(const Selection& selection) const;  // under a shared lock
   std::uint64_t base_rank(const Selection& selection, std::int64_t order) const;
   std::uint64_t entity_base_rank(const Selection& selection, std::int64_t order) const;
