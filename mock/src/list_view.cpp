@@ -131,10 +131,17 @@ std::vector<std::pair<std::string, std::string>> breadcrumbs(const ViewRequest& 
     keep = "?format=";
     common::append_quote_plus(keep, *f);
   }
+  // get_breadcrumbs resolves each prefix of the path, keeping the longest that names each view: the
+  // root's crumb is its own path (suffix included), a detail's list is its path less the last segment
+  // (edw's nested list on the nested route).
+  if (view.kind == ViewKind::Root) return {{"Api Root", request.path + keep}};
   std::vector<std::pair<std::string, std::string>> crumbs = {{"Api Root", "/edw/api/" + keep}};
-  if (view.kind == ViewKind::Detail)
-    crumbs.emplace_back(std::string(kListName.name), "/edw/api/entities-images/" + keep);
-  if (view.kind != ViewKind::Root) crumbs.emplace_back(std::string(view.name), request.path + keep);
+  if (view.kind == ViewKind::Detail) {
+    const std::string_view path = request.path;
+    const std::size_t cut = path.find_last_of('/', path.size() - (path.ends_with('/') ? 2 : 1));
+    crumbs.emplace_back(std::string(kListName.name), std::string(path.substr(0, cut + 1)) + keep);
+  }
+  crumbs.emplace_back(std::string(view.name), request.path + keep);
   return crumbs;
 }
 
@@ -147,7 +154,7 @@ HttpResponse finish(const Prelude& prelude, const ViewRequest& request, const co
   page.method = request.method;
   page.full_path = request.full_path;
   page.get_url = request.full_path;
-  const RequestUrl relative{request.path, request.params};
+  const RequestUrl relative{request.path, request.url.params};  // get_full_path(), as the links
   page.json_format_url = rebuild_url(relative, {{"format", "json"}}, {});
   page.api_format_url = rebuild_url(relative, {{"format", "api"}}, {});
   page.breadcrumbs = breadcrumbs(request, params, view);

@@ -170,6 +170,12 @@ void answer(MockServer::Impl& impl, const httplib::Request& req, httplib::Respon
   return;
 }
 
+// Closes the connection after this answer. cpp-httplib adds its own "Connection: close" when the request
+// says exactly "close"; a second line would be one DRF never sends.
+void close_after(const httplib::Request& req, httplib::Response& res) {
+  if (req.get_header_value("Connection") != "close") res.set_header("Connection", "close");
+}
+
 bool has_body(const httplib::Request& req) {
   const std::string length = req.get_header_value("Content-Length");
   return req.has_header("Transfer-Encoding") ||
@@ -189,7 +195,7 @@ void install_handler(httplib::Server& server, MockServer::Impl& impl) {
       // A body on GET, HEAD or OPTIONS is not read; the connection closes after the answer, so its bytes
       // are never taken for the next request.
       answer(impl, req, res, {});
-      res.set_header("Connection", "close");
+      close_after(req, res);
       return httplib::Server::HandlerResponse::Handled;
     }
     if (with_body && has_body(req)) {
@@ -224,7 +230,7 @@ void install_handler(httplib::Server& server, MockServer::Impl& impl) {
       });
       if (!read && !too_large) {  // the client went away or sent a broken chunked body
         res.status = 400;
-        res.set_header("Connection", "close");
+        close_after(req, res);
         return;
       }
     }

@@ -226,15 +226,17 @@ HttpResponse Service::handle(const HttpRequest& request) const {
                   (length && !length->empty() && length->find_first_not_of('0') != std::string::npos);
   view.user = user_ ? &*user_ : nullptr;
   view.format_suffix = resolved.format_suffix;
+  // request.GET is a QueryDict of the query's bytes, read as UTF-8 (get_bytes_from_wsgi), so a raw
+  // UTF-8 byte is part of its character; links come from the latin-1 text (build_absolute_uri).
   const std::string query = wsgi_query_as_uri(raw_query);
-  view.params = common::parse_query(query);
+  view.params = common::parse_query(raw_query);
   const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
   view.origin = scheme + "://" + *host;
   view.path = escape_uri_path(path);
   // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
   view.full_path = query.empty() ? view.path : view.path + "?" + detail::quote(query, "/#%[]=:;$&()+,!?*@'~");
   view.url.origin_and_path = view.origin + view.path;
-  view.url.params = view.params;
+  view.url.params = common::parse_query(query);
   if (resolved.route == Route::Root) return detail::root_view(view);
   if (resolved.route == Route::Detail || resolved.route == Route::NestedDetail)
     return detail::detail_view(*dataset_, view, resolved.pk);  // edw's retrieve ignores the entity
