@@ -161,7 +161,8 @@ def compare(drf, mock, drf_host, mock_host, head=None, known_uuids=None):
         problems += _check_length_matches_body("DRF", drf)
         if html_parts.is_browsable_page(drf):
             # The browsable page: its parts, not its markup (html_parts.py says why).
-            problems += html_parts.differences(normalise(drf.body, drf_host), normalise(mock.body, mock_host))
+            problems += html_parts.differences(normalise(drf.body, drf_host, known_uuids),
+                                               normalise(mock.body, mock_host, known_uuids))
         else:
             body_problem = describe_body_difference(normalise(drf.body, drf_host, known_uuids),
                                                 normalise(mock.body, mock_host, known_uuids))

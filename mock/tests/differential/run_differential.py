@@ -13,6 +13,7 @@ See docs/differential-test.md.
 
 import argparse
 import base64
+import contextlib
 import json
 import os
 import re
@@ -485,7 +486,9 @@ def describe(method, target, headers, body=b""):
     return text + (f"  + {len(body)}-byte body" if body else "")
 
 
-def run_case(case, drf, mock, head_body_must_be_empty, known_uuids):
+def run_case(case, drf, mock, head_body_must_be_empty, known_uuids, mask_uploads=None):
+    """(differences, one-sided header names) for one request; upload uuids are masked in UPLOAD_GROUPS, or
+    wherever `mask_uploads` says so when it is given."""
     group, _, method, target, headers, body = unpack(case)
     drf_host, mock_host = f"127.0.0.1:{drf.port}", f"127.0.0.1:{mock.port}"
     send = lambda server, host, verb: exchange(server.port, build_request(verb, target, host, list(headers), body),
@@ -494,7 +497,7 @@ def run_case(case, drf, mock, head_body_must_be_empty, known_uuids):
     head = None
     if method == "HEAD":
         head = (send(drf, drf_host, "GET"), send(mock, mock_host, "GET"), head_body_must_be_empty)
-    masked = known_uuids if group in UPLOAD_GROUPS else None
+    masked = known_uuids if (group in UPLOAD_GROUPS if mask_uploads is None else mask_uploads) else None
     return (compare(drf_answer, mock_answer, drf_host, mock_host, head, masked),
             one_sided_headers(drf_answer, mock_answer))
 
@@ -530,6 +533,36 @@ def print_skipped(groups):
             print(f"SKIP  group {group} ({count} requests): {why or 'disabled on the command line'}")
 
 
+def server_pair(mock_binary, dataset, against_drf=False):
+    """The DRF stand-in and the mock (or a second DRF for a self-check), not yet started, both with USER."""
+    drf_argv = [sys.executable, "-B", os.path.join(HERE, "serve_drf.py"), "--dataset", dataset, "--port", "0",
+                "--user", USER]
+    mock_argv = drf_argv if against_drf else [mock_binary, "--dataset", dataset, "--port", "0",
+                                              "--host", "127.0.0.1", "--user", USER, "--quiet"]
+    return Server("DRF", drf_argv), Server("DRF#2" if against_drf else "mock", mock_argv)
+
+
+@contextlib.contextmanager
+def running(drf, mock):
+    """Starts both servers, and always stops them, even on SIGTERM from ctest or Ctrl-C."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    try:
+        drf.start()
+        mock.start()
+        yield
+    finally:
+        for server in (mock, drf):
+            code = server.stop()
+            if code not in (None, 0, -signal.SIGTERM, 128 + signal.SIGTERM):
+                print(f"note: {server.label} exited with {code} after SIGTERM")
+
+
+def report_exits(drf, mock):
+    for server in (drf, mock):
+        if not server.alive():
+            print(f"{server.label} exited during the run:\n{server.output_tail()}")
+
+
 def main():
     args = parse_args()
     if args.list:
@@ -540,37 +573,22 @@ def main():
     groups = selected_groups(args)
     cases = [case for case in REQUESTS if case[0] in groups]
     started = time.monotonic()
-    drf_argv = [sys.executable, "-B", os.path.join(HERE, "serve_drf.py"), "--dataset", args.dataset, "--port", "0",
-                "--user", USER]
-    mock_argv = drf_argv if args.against_drf else [args.mock, "--dataset", args.dataset, "--port", "0",
-                                                   "--host", "127.0.0.1", "--user", USER, "--quiet"]
-    drf = Server("DRF", drf_argv)
-    mock = Server("DRF#2" if args.against_drf else "mock", mock_argv)
-    # SIGTERM/SIGINT from ctest or a person still runs the finally block below.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    drf, mock = server_pair(args.mock, args.dataset, args.against_drf)
     passed = failed = 0
     try:
-        drf.start()
-        mock.start()
-        print(f"DRF on 127.0.0.1:{drf.port}, {mock.label} on 127.0.0.1:{mock.port}, dataset {args.dataset}")
-        print_skipped(groups)
-        exchanges_started = time.monotonic()
-        passed, failed = run_all(cases, drf, mock, head_body_must_be_empty=not args.against_drf,
-                                 known_uuids=dataset_uuids(args.dataset))
-        exchanges_seconds = time.monotonic() - exchanges_started
-        for server in (drf, mock):
-            if not server.alive():
-                print(f"{server.label} exited during the run:\n{server.output_tail()}")
-        print(f"timing: DRF ready in {drf.ready_seconds:.2f} s, {mock.label} ready in {mock.ready_seconds:.2f} s, "
-              f"{len(cases)} requests in {exchanges_seconds:.2f} s, total {time.monotonic() - started:.2f} s")
+        with running(drf, mock):
+            print(f"DRF on 127.0.0.1:{drf.port}, {mock.label} on 127.0.0.1:{mock.port}, dataset {args.dataset}")
+            print_skipped(groups)
+            exchanges_started = time.monotonic()
+            passed, failed = run_all(cases, drf, mock, head_body_must_be_empty=not args.against_drf,
+                                     known_uuids=dataset_uuids(args.dataset))
+            exchanges_seconds = time.monotonic() - exchanges_started
+            report_exits(drf, mock)
+            print(f"timing: DRF ready in {drf.ready_seconds:.2f} s, {mock.label} ready in {mock.ready_seconds:.2f} s, "
+                  f"{len(cases)} requests in {exchanges_seconds:.2f} s, total {time.monotonic() - started:.2f} s")
     except (RuntimeError, OSError) as error:  # a server that cannot start, or a missing binary
         print(f"ERROR {error}")
         failed += 1
-    finally:
-        for server in (mock, drf):
-            code = server.stop()
-            if code not in (None, 0, -signal.SIGTERM, 128 + signal.SIGTERM):
-                print(f"note: {server.label} exited with {code} after SIGTERM")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and passed > 0 else 1
 
