@@ -1,6 +1,12 @@
 #include "entimg/common/snapshot.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -91,22 +97,46 @@ SnapshotManifest SnapshotManifest::from_json(const nlohmann::json& doc) {
   return m;
 }
 
+std::filesystem::path snapshot_file(const std::filesystem::path& dir, const std::string& name) {
+  namespace fs = std::filesystem;
+  const std::string where = "snapshot " + dir.string() + ": " + name;
+  std::error_code error;
+  const fs::path root = fs::canonical(dir, error);
+  if (error) throw std::runtime_error("snapshot " + dir.string() + ": not a directory");
+  const fs::path file = fs::weakly_canonical(dir / name, error);
+  if (error || !fs::exists(fs::symlink_status(dir / name))) throw std::runtime_error(where + " is missing");
+  const auto [end, _] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+  if (end != root.end()) throw std::runtime_error(where + " leads out of the snapshot directory");
+  // A FIFO would block the reader for ever, a device such as /dev/zero would never end.
+  if (!fs::is_regular_file(file, error))
+    throw std::runtime_error(where + " is not a regular file (a FIFO, a device or a directory?)");
+  return file;
+}
+
 std::string sha256_file(const std::filesystem::path& file, std::uint64_t* bytes) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error(file.string() + ": cannot be opened");
+  // O_NONBLOCK: opening a FIFO with no writer must not block; fstat then refuses anything not regular.
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(file.string() + ": cannot be opened");
+  const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+    ::close(*f);
+    delete f;
+  });
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
+    throw std::runtime_error(file.string() + ": not a regular file");
   const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
   if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
     throw std::runtime_error("SHA-256 is not available");
   std::array<char, 1 << 16> buffer{};
   std::uint64_t total = 0;
-  while (in) {
-    in.read(buffer.data(), buffer.size());
-    const auto got = static_cast<std::size_t>(in.gcount());
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw std::runtime_error(file.string() + ": read error");
     if (got == 0) break;
-    EVP_DigestUpdate(ctx.get(), buffer.data(), got);
-    total += got;
+    EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(got));
+    total += static_cast<std::uint64_t>(got);
   }
-  if (in.bad()) throw std::runtime_error(file.string() + ": read error");
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int length = 0;
   EVP_DigestFinal_ex(ctx.get(), digest.data(), &length);
@@ -123,7 +153,12 @@ std::string sha256_file(const std::filesystem::path& file, std::uint64_t* bytes)
 SnapshotManifest open_snapshot(const std::filesystem::path& dir) {
   const std::string where = "snapshot " + dir.string();
   if (!std::filesystem::is_directory(dir)) throw std::runtime_error(where + ": not a directory");
-  const auto manifest_file = dir / "manifest.json";
+  std::filesystem::path manifest_file;
+  try {
+    manifest_file = snapshot_file(dir, "manifest.json");
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) + " (not a snapshot)");
+  }
   std::ifstream in(manifest_file, std::ios::binary);
   if (!in) throw std::runtime_error(where + ": no manifest.json (not a snapshot)");
   SnapshotManifest m;
@@ -141,10 +176,11 @@ SnapshotManifest open_snapshot(const std::filesystem::path& dir) {
     has_records = has_records || f.name == "records.jsonl";
     std::uint64_t bytes = 0;
     std::string sha;
+    const std::filesystem::path file = snapshot_file(dir, f.name);
     try {
-      sha = sha256_file(dir / f.name, &bytes);
-    } catch (const std::runtime_error&) {
-      throw std::runtime_error(where + ": " + f.name + " is missing");
+      sha = sha256_file(file, &bytes);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(where + ": " + f.name + " cannot be read (" + e.what() + ")");
     }
     if (bytes != f.bytes || sha != f.sha256)
       throw std::runtime_error(where + ": " + f.name + " does not match the manifest (" +

@@ -192,7 +192,7 @@ void WalkChecker::finish(bool reached_end, std::uint64_t page_cap, Findings& fin
   } else {
     findings.fail({"walk_reaches_end",
                    "expected to reach a page with next null within the page cap (" +
-                       std::to_string(page_cap) + " pages), got " + std::to_string(pages_) +
+                       std::to_string(page_cap) + " pages, --page-cap), got " + std::to_string(pages_) +
                        " pages without one (the cap was reached or a page had no usable next link)",
                    last_url_, "/next", std::nullopt});
     return;  // an unfinished walk cannot be counted
@@ -207,6 +207,14 @@ void WalkChecker::finish(bool reached_end, std::uint64_t page_cap, Findings& fin
                        std::to_string(pages_) + " pages",
                    last_url_, "", std::nullopt});
   }
+}
+
+void WalkChecker::finish_at_byte_cap(std::uint64_t byte_cap, std::uint64_t bytes, Findings& findings) {
+  findings.fail({"walk_reaches_end",
+                 "expected to reach a page with next null within the byte cap (" + std::to_string(byte_cap) +
+                     " bytes, --byte-cap), got " + std::to_string(pages_) + " pages of " +
+                     std::to_string(bytes) + " bytes without one",
+                 last_url_, "/next", std::nullopt});
 }
 
 }  // namespace entimg::contract

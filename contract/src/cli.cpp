@@ -213,6 +213,7 @@ void add_credentials(CLI::App& command, CliOptions& o, const Getenv& getenv) {
             for (const auto& text : names) {
               const auto named = header_from_env_of(text);
               o.client.headers.emplace_back(named->first, *getenv(named->second));
+              o.client.secrets.push_back(*getenv(named->second));
             }
           },
           "send header Name with the value of environment variable VAR, so\n"
@@ -275,7 +276,15 @@ void add_check_options(CLI::App& check, CliOptions& o) {
             return mode == "quick" || mode == "full" ? std::string() : "is quick or full, got '" + mode + "'";
           },
           ""));
-  check.add_option("--page-cap", o.run.page_cap, "full: walk at most N pages (default: count/limit + 2)")
+  check
+      .add_option("--page-cap", o.run.page_cap,
+                  "full: walk at most N pages (default: count/limit + 2, at most " +
+                      std::to_string(kMaxWalkPages) + ")")
+      ->type_name("N")
+      ->transform(whole_number());
+  check
+      .add_option("--byte-cap", o.run.byte_cap,
+                  "full: stop the walk once its pages reach N bytes (default 4 GiB;\n0: no cap)")
       ->type_name("N")
       ->transform(whole_number());
   check

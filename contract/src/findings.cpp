@@ -7,6 +7,47 @@
 
 namespace entimg::contract {
 
+namespace {
+
+// A URL from a next link, a message quoting a header: text a server chose, kept to a length a CI log
+// and a JSON report can carry.
+constexpr std::size_t kMaxMessageBytes = 4096;
+constexpr std::size_t kMaxUrlBytes = 2048;
+constexpr std::size_t kMaxPointerBytes = 512;
+
+std::string bounded(std::string text, std::size_t max) {
+  if (text.size() <= max) return text;
+  const std::size_t total = text.size();
+  return common::utf8_cut(std::move(text), max, "… (" + std::to_string(total) + " bytes)");
+}
+
+}  // namespace
+
+Findings::Tally& Findings::tally(std::string_view rule) {
+  for (Tally& t : tallies_)
+    if (t.rule == rule) return t;
+  return tallies_.emplace_back(Tally{std::string(rule)});
+}
+
+void Findings::fail(Failure failure) {
+  Tally& t = tally(failure.rule);
+  if (t.kept >= kKeptFailures) {
+    ++t.left_out;
+    return;
+  }
+  ++t.kept;
+  failure.message = bounded(std::move(failure.message), kMaxMessageBytes);
+  failure.url = bounded(std::move(failure.url), kMaxUrlBytes);
+  failure.pointer = bounded(std::move(failure.pointer), kMaxPointerBytes);
+  failures_.push_back(std::move(failure));
+}
+
+std::uint64_t Findings::left_out(std::string_view rule) const {
+  for (const Tally& t : tallies_)
+    if (t.rule == rule) return t.left_out;
+  return 0;
+}
+
 void Findings::pass(std::string_view rule, std::uint64_t n) {
   if (n == 0) return;
   for (auto& [name, count] : passes_) {
@@ -19,6 +60,7 @@ void Findings::pass(std::string_view rule, std::uint64_t n) {
 }
 
 void Findings::note(std::string_view rule, std::string text) {
+  text = bounded(std::move(text), kMaxMessageBytes);
   for (const auto& [name, existing] : notes_)
     if (name == rule && existing == text) return;
   notes_.emplace_back(std::string(rule), std::move(text));
@@ -30,11 +72,14 @@ std::uint64_t Findings::checked(std::string_view rule) const {
     if (name == rule) n += count;
   for (const Failure& f : failures_)
     if (f.rule == rule) ++n;
-  return n;
+  return n + left_out(rule);
 }
 
 void Findings::merge(const Findings& other) {
-  failures_.insert(failures_.end(), other.failures_.begin(), other.failures_.end());
+  for (const Failure& f : other.failures_)
+    fail(f);
+  for (const Tally& t : other.tallies_)
+    tally(t.rule).left_out += t.left_out;
   for (const auto& [rule, count] : other.passes_)
     pass(rule, count);
   for (const auto& [rule, text] : other.notes_)

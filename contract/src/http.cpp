@@ -21,9 +21,13 @@
 #include "check_support.hpp"
 #include "entimg/common/prng.hpp"
 #include "http_detail.hpp"
+#include "secret_mask.hpp"
 
 namespace entimg::contract {
 namespace {
+
+// simdjson's SIMDJSON_PADDING: bytes it may read past the end of a text it parses in place.
+constexpr std::size_t kParsePadding = 64;
 
 using detail::abort_socket;
 using detail::add_ca_bundle;
@@ -172,7 +176,7 @@ struct Client::Impl {
   milliseconds retry_wait(const Headers& headers, int attempt);
   Outcome send_once(std::string_view method, const Target& target);
   std::string failure_text(httplib::Error error, int saved_errno, const WatchEnd& end, const Connection& conn,
-                           const std::string& url) const;
+                           const std::string& url, bool chunked) const;
   std::unique_ptr<Connection> checkout(const Target& target);
   void give_back(std::unique_ptr<Connection> conn);
   std::unique_ptr<Connection> connect_to(const Target& target);
@@ -185,6 +189,7 @@ struct Client::Impl {
   std::string budget_text() const;
 
   ClientOptions options_;
+  detail::SecretMask secrets_{options_.secrets};
   Target base_;
   std::string base_path_;
   std::optional<Clock::time_point> run_deadline_;
@@ -467,7 +472,7 @@ void Client::Impl::inspect(Connection& conn, Clock::time_point now) {
 }
 
 std::string Client::Impl::failure_text(httplib::Error error, int saved_errno, const WatchEnd& end,
-                                       const Connection& conn, const std::string& url) const {
+                                       const Connection& conn, const std::string& url, bool chunked) const {
   const std::string& origin = conn.where.origin;
   // cpp-httplib resolves the name before it creates a socket, and leaves the error unset or reports
   // Connection when resolution fails: no socket means the name did not resolve.
@@ -491,6 +496,11 @@ std::string Client::Impl::failure_text(httplib::Error error, int saved_errno, co
     case httplib::Error::Read:
       if (reset) return "connection reset by peer while reading " + url;
       if (!answered) return "the server closed the connection without answering " + url;
+      // cpp-httplib fails a chunk-size line that is not hex as it fails a close mid-body; the framing
+      // is the likelier cause when there is one.
+      if (end.headers_done && chunked)
+        return "the chunked body of " + url +
+               " could not be read: a chunk size that is not hexadecimal, or the connection closed mid-body";
       if (end.headers_done) return "the connection closed before the body of " + url + " was complete";
       return "not a valid HTTP response from " + url;
     case httplib::Error::Write:
@@ -538,11 +548,12 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
   const std::size_t cap = options_.max_body_bytes;
   req.response_handler = [this, raw = conn.get(), &out, cap](const httplib::Response& head) {
     // One allocation for a body of announced length instead of a doubling series of copies; never
-    // more than the cap, whatever the header claims.
+    // more than the cap, whatever the header claims. The padding lets simdjson parse it in place
+    // instead of copying it.
     const std::string length = head.get_header_value("Content-Length");
     std::uint64_t announced = 0;
     if (std::from_chars(length.data(), length.data() + length.size(), announced).ec == std::errc{})
-      out.body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(announced, cap)));
+      out.body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(announced, cap)) + kParsePadding);
     const std::lock_guard lock(watch_mutex_);
     raw->headers_done = true;
     return true;
@@ -627,7 +638,9 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
       out.error = "response headers over " + std::to_string(kHeaderAllowance) + " bytes, cut: " + url;
       break;
     case Cut::none:
-      out.error = failure_text(error, saved_errno, end, *conn, url);
+      out.error =
+          failure_text(error, saved_errno, end, *conn, url,
+                       res.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos);
       // A keep-alive connection the server closed while idle fails before any byte comes back; the
       // request never reached the server, so sending it again on a new connection is safe.
       out.stale = had_socket && !end.opened && end.received <= 1 &&
@@ -643,6 +656,7 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
   ex.method = std::string(method);
   const auto finish = [&] {
     ex.elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
+    secrets_.apply(ex);
     return std::move(ex);
   };
   if (method != "GET" && method != "HEAD" && method != "OPTIONS") {

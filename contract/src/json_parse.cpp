@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
+
+#include "entimg/common/url.hpp"
 
 namespace entimg::contract::detail {
 namespace {
@@ -62,9 +65,92 @@ bool parse_into(const std::string& text, ParsedJson& out) {
 
 }  // namespace
 
+// Strings are skipped with memchr, so the scan costs a fraction of the parse it guards.
+std::size_t nesting_depth(std::string_view text) {
+  std::size_t depth = 0, deepest = 0;
+  const char* const data = text.data();
+  const std::size_t size = text.size();
+  for (std::size_t i = 0; i < size;) {
+    const char c = data[i];
+    if (c == '"') {
+      std::size_t from = i + 1;
+      for (;;) {
+        const void* found = std::memchr(data + from, '"', size - from);
+        if (found == nullptr) return deepest;  // unterminated: the parser says so
+        const auto quote_at = static_cast<std::size_t>(static_cast<const char*>(found) - data);
+        std::size_t backslashes = 0;
+        while (quote_at - backslashes > from && data[quote_at - backslashes - 1] == '\\')
+          ++backslashes;
+        from = quote_at + 1;
+        if (backslashes % 2 == 0) break;  // not escaped: the string ends here
+      }
+      i = from;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > kMaxJsonDepth) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+    ++i;
+  }
+  return deepest;
+}
+
+std::string parse_error_text(std::string_view what) {
+  constexpr std::string_view kLastRead = "last read: '";
+  constexpr std::size_t kShown = 40;
+  std::string text(what);
+  if (const auto at = text.find(kLastRead); at != std::string::npos) {
+    const std::size_t from = at + kLastRead.size();
+    const std::size_t end = text.rfind('\'');
+    const std::size_t length = end != std::string::npos && end >= from ? end - from : text.size() - from;
+    if (length > kShown)
+      text = text.substr(0, from + kShown) + "… (" + std::to_string(length) + " bytes)" +
+             (end != std::string::npos && end >= from ? text.substr(end) : "");
+  }
+  text = common::utf8_replace_invalid(text);
+  const std::size_t total = text.size();
+  return common::utf8_cut(std::move(text), 400, "… (" + std::to_string(total) + " bytes)");
+}
+
+namespace {
+
+// The longest run of number characters outside strings: simdjson refuses integers beyond 64 bits, and
+// nlohmann, which reads them next, runs strtod over the whole token (17 s for 60 MB of digits).
+std::size_t longest_number(std::string_view text) {
+  std::size_t longest = 0, run = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    const bool number = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+    run = number ? run + 1 : 0;
+    longest = std::max(longest, run);
+    in_string = c == '"';
+  }
+  return longest;
+}
+
+// Far beyond any number a double or a 64-bit integer can tell apart.
+constexpr std::size_t kMaxNumberChars = 4096;
+
+}  // namespace
+
 ParsedJson parse_json_dom(const std::string& text) {
   ParsedJson out;
   if (parse_into(text, out) && !has_repeated_key(out.root)) return out;
+  if (const std::size_t digits = longest_number(text); digits > kMaxNumberChars)
+    throw std::runtime_error("it holds a number of " + std::to_string(digits) + " characters (at most " +
+                             std::to_string(kMaxNumberChars) + " are read)");
   // nlohmann's reading, written back as JSON both agree on (throws when the text is not JSON at all).
   const std::string normal = Json::parse(text).dump();
   if (!parse_into(normal, out)) throw std::runtime_error("simdjson refused nlohmann's own output");
@@ -73,7 +159,12 @@ ParsedJson parse_json_dom(const std::string& text) {
 
 Json parse_json(const std::string& text) {
   const auto parsed = thread_parser().parse(text);
-  if (parsed.error() != simdjson::SUCCESS) return Json::parse(text);
+  if (parsed.error() != simdjson::SUCCESS) {
+    if (const std::size_t digits = longest_number(text); digits > kMaxNumberChars)
+      throw std::runtime_error("it holds a number of " + std::to_string(digits) + " characters (at most " +
+                               std::to_string(kMaxNumberChars) + " are read)");
+    return Json::parse(text);
+  }
   return to_nlohmann(parsed.value_unsafe());
 }
 

@@ -2,8 +2,10 @@
 // Page bodies are read into simdjson's DOM: one allocation per document instead of one per value, which
 // is most of what a full walk would otherwise spend. The checks read that DOM (detail::Json); the few
 // places that build or compare whole documents convert to nlohmann::json.
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <simdjson.h>
 #include <nlohmann/json.hpp>
@@ -22,13 +24,24 @@ struct ParsedJson {
 /// nlohmann does not are taken through nlohmann first: integers beyond 64 bits (nlohmann makes them
 /// doubles) and objects with a repeated key (the last one wins, as in nlohmann, Python and
 /// JavaScript). Throws nlohmann::json::exception, with nlohmann's message, when the text is not JSON.
+/// (std::runtime_error for a number token over 4096 characters: see parse_json).
 /// "-0" is the integer 0 in both.
 ParsedJson parse_json_dom(const std::string& text);
+
+/// Deepest nesting a body may have: a page is three levels deep, and the conversion to nlohmann, its
+/// dump and the schema validator recurse once per level, so a deeper text is refused before parsing.
+inline constexpr std::size_t kMaxJsonDepth = 128;
+/// Deepest nesting of [ and { outside strings, stopping as soon as it passes kMaxJsonDepth.
+std::size_t nesting_depth(std::string_view text);
+/// nlohmann's parse error message with the bytes it quotes cut short and invalid UTF-8 replaced: its
+/// "last read" can be a whole 5 MB number.
+std::string parse_error_text(std::string_view what);
 
 using common::count_of;
 using common::to_nlohmann;
 
-/// nlohmann::json::parse(text), read through simdjson (about twice as fast on large pages).
+/// nlohmann::json::parse(text), read through simdjson (about twice as fast on large pages). Both parsers
+/// throw std::runtime_error for a number token over 4096 characters rather than run strtod over it.
 nlohmann::json parse_json(const std::string& text);
 
 }  // namespace entimg::contract::detail

@@ -10,43 +10,17 @@
 namespace entimg::contract {
 namespace {
 
-// A page is three levels deep; anything far deeper is refused before parsing, because the conversion
-// to nlohmann, its dump and the schema validator recurse once per level and a hostile body could
-// exhaust the stack.
-constexpr std::size_t kMaxDepth = 128;
-
-// Deepest nesting of [ and { outside strings, stopping as soon as it passes kMaxDepth. Strings are
-// skipped with memchr, so the scan costs a fraction of the parse it guards.
-std::size_t nesting_depth(std::string_view body) {
-  std::size_t depth = 0, deepest = 0;
-  const char* const data = body.data();
-  const std::size_t size = body.size();
-  for (std::size_t i = 0; i < size;) {
-    const char c = data[i];
-    if (c == '"') {
-      std::size_t from = i + 1;
-      for (;;) {
-        const void* found = std::memchr(data + from, '"', size - from);
-        if (found == nullptr) return deepest;  // unterminated: the parser says so
-        const auto quote_at = static_cast<std::size_t>(static_cast<const char*>(found) - data);
-        std::size_t backslashes = 0;
-        while (quote_at - backslashes > from && data[quote_at - backslashes - 1] == '\\')
-          ++backslashes;
-        from = quote_at + 1;
-        if (backslashes % 2 == 0) break;  // not escaped: the string ends here
-      }
-      i = from;
-      continue;
-    }
-    if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-      if (deepest > kMaxDepth) return deepest;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-    ++i;
+// The Content-Encoding a body came with, or "gzip" for gzip's magic bytes without one; nullopt for a
+// plain body. The client sends no Accept-Encoding, so a compressed body is the server's mistake, and
+// "not JSON: … at <U+001F>" would hide it.
+std::optional<std::string> compression_of(const HttpExchange& exchange) {
+  if (const auto encoding = exchange.header("Content-Encoding")) {
+    const std::string_view value = common::trim(*encoding);
+    if (!value.empty() && !common::iequals_ascii(value, "identity"))
+      return "Content-Encoding: " + detail::quote(value);
   }
-  return deepest;
+  if (exchange.body.starts_with("\x1f\x8b")) return std::string("gzip (its magic bytes 1f 8b)");
+  return std::nullopt;
 }
 
 }  // namespace
@@ -64,8 +38,13 @@ void parse_body(Page& page) {
     page.json_error = "the body is empty";
     return;
   }
-  if (nesting_depth(body) > kMaxDepth) {
-    page.json_error = "the body nests arrays/objects deeper than " + std::to_string(kMaxDepth) + " levels";
+  if (const auto encoding = compression_of(page.exchange)) {
+    page.json_error = "a body compressed with " + *encoding + " (the suite never asks for compression)";
+    return;
+  }
+  if (detail::nesting_depth(body) > detail::kMaxJsonDepth) {
+    page.json_error =
+        "the body nests arrays/objects deeper than " + std::to_string(detail::kMaxJsonDepth) + " levels";
     return;
   }
   try {
@@ -74,7 +53,7 @@ void parse_body(Page& page) {
     page.json_document = std::move(parsed.document);
   } catch (const nlohmann::json::exception& e) {
     // The message quotes the bytes read last, which may be invalid UTF-8.
-    page.json_error = "not JSON: " + common::utf8_replace_invalid(e.what());
+    page.json_error = "not JSON: " + detail::parse_error_text(e.what());
   } catch (const std::runtime_error& e) {
     page.json_error = std::string("the body could not be read: ") + e.what();
   }

@@ -24,6 +24,10 @@ using Clock = std::chrono::steady_clock;
 // (DRF on SQLite answers 500 above 2^63; that is the database, not the contract).
 constexpr std::uint64_t kHugeLimit = 4611686018427387904ULL;  // 2^62
 
+// Bytes of fetched-ahead bodies a walk holds before it waits for the consumer (a window of ordinary
+// pages is far less).
+constexpr std::uint64_t kReadyBytes = 32u << 20;
+
 Page fetch(Client& client, const CheckContext& context, const PageQuery& query) {
   Page page;
   page.sent = query.params;
@@ -129,22 +133,25 @@ class Run {
     const std::uint64_t count = count_of(first).value_or(0);
     default_page_length(context_, first, findings_);
 
-    const Page second = get(query("second page", std::nullopt, 12));
-    ascending_across_pages(context_, first, second, findings_);
+    // Each page is dropped once its comparisons are done: with bodies near the 64 MiB cap, every page
+    // held is a body and its document.
+    ascending_across_pages(context_, first, get(query("second page", std::nullopt, 12)), findings_);
 
     common::Pcg32 rng(options_.seed, 0x51);
     const std::uint64_t middle = count > 1 ? rng.next_u64() % count : 0;
-    const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}));
-    refetch_same_ids(context_, mid, get(query("random middle page again", 12, middle, {{"format", "json"}})),
-                     findings_);
+    {
+      const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}));
+      refetch_same_ids(context_, mid,
+                       get(query("random middle page again", 12, middle, {{"format", "json"}})), findings_);
+    }
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
     get(query("last page", std::nullopt, last_offset));
     get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));
     get(query("overflow page", std::nullopt, count + 7));
 
-    const Page with_format =
-        get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}}));
-    format_json_same(context_, with_format, first, findings_);
+    format_json_same(context_,
+                     get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
+                     first, findings_);
 
     const std::uint64_t tail = count > 2 ? count - 2 : 0;
     for (const PageQuery& q :
@@ -166,6 +173,7 @@ class Run {
   void walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous, std::uint64_t cap);
   void consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous);
   void fill_outcomes(RunReport& report) const;
+  bool over_byte_cap() const { return options_.byte_cap != 0 && walk_bytes_ >= options_.byte_cap; }
 
   Client& client_;
   const RunOptions& options_;
@@ -174,6 +182,7 @@ class Run {
   std::uint64_t first_count_ = 0;
   std::uint64_t walk_records_ = 0;
   std::uint64_t walk_pages_ = 0;
+  std::uint64_t walk_bytes_ = 0;  // bodies read by the walk, against options_.byte_cap
   Clock::time_point walk_started_;
   std::chrono::milliseconds walk_duration_{0};
   bool reached_end_ = false;
@@ -195,6 +204,7 @@ void Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::o
   walker.add(page, findings_);
   if (previous) ascending_across_pages(context_, *previous, page, findings_);
   ++walk_pages_;
+  walk_bytes_ += page.exchange.body.size();
   walk_records_ = walker.records_seen();
   if (options_.on_progress)
     options_.on_progress(
@@ -207,7 +217,7 @@ void Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::o
 // another host is reported by link_origin and never contacted).
 void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous,
                           std::uint64_t cap) {
-  while (walk_pages_ < cap && client_.budget_left()) {
+  while (walk_pages_ < cap && !over_byte_cap() && client_.budget_left()) {
     Page page = fetch(client_, context_, next);
     Findings page_findings;
     check_page(context_, page, page_findings);
@@ -232,8 +242,10 @@ void Run::walk() {
   WalkChecker walker(context_);
   std::optional<Page> previous;
   const std::uint64_t limit = options_.walk_limit ? options_.walk_limit : 12;
-  const std::uint64_t pages_needed = first_count_ == 0 ? 1 : (first_count_ + limit - 1) / limit;
-  const std::uint64_t cap = options_.page_cap ? options_.page_cap : pages_needed + 2;
+  const std::uint64_t pages_needed =
+      first_count_ == 0 ? 1 : first_count_ / limit + (first_count_ % limit != 0);
+  const std::uint64_t cap =
+      options_.page_cap ? options_.page_cap : std::min(pages_needed, kMaxWalkPages - 2) + 2;
   const auto page_query = [&](std::uint64_t index) {
     const std::optional<std::uint64_t> sent_limit = options_.walk_limit ? std::optional(limit) : std::nullopt;
     return query("walk page " + std::to_string(index + 1), sent_limit,
@@ -251,6 +263,9 @@ void Run::walk() {
     std::condition_variable changed;
     std::map<std::uint64_t, std::pair<Page, Findings>> ready;
     std::uint64_t next_index = 0, consumed = 0;
+    // Bodies waiting to be consumed; past kReadyBytes no page but the one awaited next is fetched, so
+    // pages near the body cap are not piled up a window deep.
+    std::uint64_t ready_bytes = 0;
     bool stop = false;
     std::vector<std::thread> workers;
     for (std::size_t t = 0; t < options_.concurrency; ++t)
@@ -259,8 +274,11 @@ void Run::walk() {
           std::uint64_t index = 0;
           {
             std::unique_lock lock(mutex);
-            changed.wait(lock,
-                         [&] { return stop || next_index >= planned || next_index < consumed + window; });
+            changed.wait(lock, [&] {
+              return stop || next_index >= planned ||
+                     (next_index < consumed + window &&
+                      (ready_bytes < kReadyBytes || next_index == consumed));
+            });
             if (stop || next_index >= planned) return;
             index = next_index++;
           }
@@ -268,6 +286,7 @@ void Run::walk() {
           Findings page_findings;
           check_page(context_, page, page_findings);
           std::lock_guard lock(mutex);
+          ready_bytes += page.exchange.body.size();
           ready.emplace(index, std::pair(std::move(page), std::move(page_findings)));
           changed.notify_all();
         }
@@ -280,6 +299,7 @@ void Run::walk() {
         changed.wait(lock, [&] { return ready.contains(index); });
         item = std::move(ready.at(index));
         ready.erase(index);
+        ready_bytes -= item.first.exchange.body.size();
         consumed = index + 1;
         changed.notify_all();
       }
@@ -297,6 +317,7 @@ void Run::walk() {
                           previous->exchange.url, "/next", std::nullopt});
         break;
       }
+      if (over_byte_cap()) break;
       if (!link_as_planned) {  // the server's next differs from the plan: follow it from here
         follow = link;
         break;
@@ -311,7 +332,10 @@ void Run::walk() {
       w.join();
     if (follow) walk_sequential(*follow, walker, previous, cap);
   }
-  walker.finish(reached_end_, cap, findings_);
+  if (!reached_end_ && over_byte_cap())
+    walker.finish_at_byte_cap(options_.byte_cap, walk_bytes_, findings_);
+  else
+    walker.finish(reached_end_, cap, findings_);
   walk_duration_ = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - walk_started_);
 }
 
@@ -326,17 +350,10 @@ void Run::fill_outcomes(RunReport& report) const {
     outcome.selected = (options_.only.empty() || listed(options_.only)) && !listed(options_.skip);
     outcome.checked = findings_.checked(rule.name);
     // A fault repeated on every page of a long walk would make reports of hundreds of megabytes:
-    // keep the first ones of each rule and say how many more there were.
-    constexpr std::size_t kKeptFailures = 200;
-    std::size_t more = 0;
-    for (const Failure& f : findings_.failures()) {
-      if (f.rule != rule.name) continue;
-      if (outcome.failures.size() < kKeptFailures)
-        outcome.failures.push_back(f);
-      else
-        ++more;
-    }
-    if (more > 0)
+    // Findings keeps the first ones of each rule and counts the rest.
+    for (const Failure& f : findings_.failures())
+      if (f.rule == rule.name) outcome.failures.push_back(f);
+    if (const std::uint64_t more = findings_.left_out(rule.name); more > 0)
       outcome.failures.push_back({std::string(rule.name),
                                   "… and " + std::to_string(more) + " more failures of this rule", "", "",
                                   std::nullopt});

@@ -47,16 +47,19 @@ class SnapshotSide : public Side {
   explicit SnapshotSide(const fs::path& dir) : dir_(dir), manifest_(common::open_snapshot(dir)) {
     description =
         "snapshot " + dir.string() + " (" + manifest_.base_url + ", recorded " + manifest_.recorded_at + ")";
-    in_.open(dir / "records.jsonl", std::ios::binary);
+    in_.open(common::snapshot_file(dir, "records.jsonl"), std::ios::binary);
     if (!in_) throw std::runtime_error(dir.string() + "/records.jsonl cannot be opened");
-    std::ifstream head(dir / "pages" / "page-1.head.json", std::ios::binary);
+    std::ifstream head;
+    if (fs::exists(fs::symlink_status(dir / "pages" / "page-1.head.json")))
+      head.open(common::snapshot_file(dir, "pages/page-1.head.json"), std::ios::binary);
     if (head) {
       try {
         const auto doc = nlohmann::json::parse(head);
         for (const auto& pair : doc.at("headers"))
           headers.emplace_back(pair.at(0).get<std::string>(), pair.at(1).get<std::string>());
       } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(dir.string() + "/pages/page-1.head.json: " + e.what());
+        throw std::runtime_error(dir.string() +
+                                 "/pages/page-1.head.json: " + detail::parse_error_text(e.what()));
       }
       headers = interesting(headers);
     }
@@ -64,11 +67,16 @@ class SnapshotSide : public Side {
   std::optional<Json> next() override {
     if (!std::getline(in_, line_)) return std::nullopt;
     ++line_number_;
+    // Comparing, dumping and describing a record recurse once per level: a deep line is refused first.
+    if (detail::nesting_depth(line_) > detail::kMaxJsonDepth)
+      throw std::runtime_error(dir_.string() + "/records.jsonl line " + std::to_string(line_number_) +
+                               ": nests arrays/objects deeper than " + std::to_string(detail::kMaxJsonDepth) +
+                               " levels");
     try {
       return detail::parse_json(line_);
-    } catch (const nlohmann::json::exception& e) {
+    } catch (const std::exception& e) {  // nlohmann's parse error, or a number too long to read
       throw std::runtime_error(dir_.string() + "/records.jsonl line " + std::to_string(line_number_) +
-                               ": not JSON: " + e.what());
+                               ": not JSON: " + detail::parse_error_text(e.what()));
     }
   }
   std::uint64_t count() const override { return manifest_.count; }

@@ -205,3 +205,24 @@ TEST_CASE("WalkChecker: 300,000 ids in a scrambled order stay fast", "[walk_no_d
   CHECK(findings.failures().empty());
   CHECK(findings.checked("walk_no_duplicates") == 300000);
 }
+
+TEST_CASE("Findings stay bounded whatever a server sends", "[findings][hostile]") {
+  Findings findings;
+  const std::string huge(1'000'000, 'x');
+  for (int i = 0; i < 1000; ++i)
+    findings.fail({"next_link_offset", "expected …, got " + huge, "http://h/?q=" + huge, "/" + huge, i});
+  findings.note("previous_link_style", huge);
+  CHECK(findings.failures().size() == Findings::kKeptFailures);
+  CHECK(findings.left_out("next_link_offset") == 1000 - Findings::kKeptFailures);
+  CHECK(findings.checked("next_link_offset") == 1000);
+  for (const Failure& f : findings.failures()) {
+    CHECK(f.message.size() < 5000);
+    CHECK(f.url.size() < 2100);
+    CHECK(f.pointer.size() < 600);
+  }
+  CHECK_THAT(findings.failures().front().message, Catch::Matchers::EndsWith("… (1000018 bytes)"));
+  CHECK(findings.notes().front().second.size() < 5000);
+  Findings merged;
+  merged.merge(findings);
+  CHECK(merged.checked("next_link_offset") == 1000);
+}

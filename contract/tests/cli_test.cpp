@@ -35,6 +35,8 @@ TEST_CASE("a check run: defaults", "[cli]") {
   CHECK(o.run.concurrency == 2);
   CHECK(o.run.walk_limit == 0);
   CHECK(o.run.order_key == "id");
+  CHECK(o.run.page_cap == 0);  // count/limit + 2, at most kMaxWalkPages
+  CHECK(o.run.byte_cap == std::uint64_t{4} << 30);
   CHECK(o.client.retries == 3);
   CHECK(o.client.connect_timeout == std::chrono::seconds(5));
   CHECK_FALSE(o.seed_given);
@@ -61,6 +63,13 @@ TEST_CASE("a check run: values, as separate words or after '='", "[cli]") {
   CHECK(o.junit == std::filesystem::path("r.xml"));
   CHECK_FALSE(o.progress);
   CHECK(o.client.insecure);
+}
+
+TEST_CASE("a check run: the walk's caps", "[cli]") {
+  const auto p = parse({"--base-url", "http://x", "--mode", "full", "--page-cap", "40", "--byte-cap", "0"});
+  REQUIRE(p.error.empty());
+  CHECK(p.options.run.page_cap == 40);
+  CHECK(p.options.run.byte_cap == 0);  // no byte cap
 }
 
 TEST_CASE("a bad command line gets one line saying what is wrong", "[cli]") {
@@ -150,6 +159,7 @@ TEST_CASE("secrets from the environment are sent, never echoed", "[cli]") {
                         "X-Team:  frontend"});
   REQUIRE(p.error.empty());
   CHECK(p.options.client.headers == Headers{{"X-Team", "frontend"}, {"Authorization", "Bearer s3cr3t"}});
+  CHECK(p.options.client.secrets == std::vector<std::string>{"Bearer s3cr3t"});  // masked in every answer
   CHECK(
       error_of({"--base-url", "http://x", "--header-from-env", "Authorization=NO_SUCH_TOKEN"}) ==
       "option --header-from-env cannot send Authorization: environment variable NO_SUCH_TOKEN is not set or "

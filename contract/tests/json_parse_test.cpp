@@ -122,3 +122,25 @@ TEST_CASE("parse_json: the one documented difference, -0", "[json]") {
   CHECK(parsed == json::parse("-0"));  // equal as numbers
   CHECK(parsed.dump() == json::parse("-0").dump());
 }
+
+TEST_CASE("a hostile number or a hostile parse error stays small", "[json][hostile]") {
+  using entimg::contract::detail::parse_error_text;
+  const std::string digits(5'000'000, '9');
+  // 5 MB of digits: refused before strtod runs over them, with a message of a few dozen bytes.
+  CHECK_THROWS_WITH(parse_json_dom("{\"count\":" + digits + "}"),
+                    "it holds a number of 5000000 characters (at most 4096 are read)");
+  CHECK_THROWS_WITH(parse_json("[" + digits + "]"),
+                    "it holds a number of 5000000 characters (at most 4096 are read)");
+  // Digits inside a string are not a number.
+  CHECK(parse_json("[\"" + digits + "\"]")[0].get<std::string>().size() == digits.size());
+  // nlohmann quotes the whole token it read last: an unterminated string of 500,000 bytes.
+  try {
+    const json accepted = json::parse("\"" + std::string(500'000, 'a'));
+    FAIL("nlohmann accepted " << accepted.size());
+  } catch (const json::exception& e) {
+    const std::string text = parse_error_text(e.what());
+    CHECK(text.size() < 500);
+    CHECK_THAT(text, Catch::Matchers::Contains("last read: '\"aaaa"));
+    CHECK_THAT(text, Catch::Matchers::Contains("… (500001 bytes)'"));
+  }
+}

@@ -238,12 +238,14 @@ std::int64_t Dataset::max_id() const {
 std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path)) {
     // A snapshot (common/snapshot.hpp): only a complete one whose files match its manifest.
+    std::filesystem::path records;
     try {
       (void)common::open_snapshot(path);
+      records = common::snapshot_file(path, "records.jsonl");  // a regular file inside it, resolved once
     } catch (const std::runtime_error& e) {
       throw DatasetError(e.what());
     }
-    return load_dataset_file(path / "records.jsonl");
+    return load_dataset_file(records);
   }
   const std::string where = path.string();
   std::ifstream in(path, std::ios::binary);

@@ -39,7 +39,13 @@ struct SnapshotManifest {
   static SnapshotManifest from_json(const nlohmann::json& doc);
 };
 
-/// SHA-256 of a file's bytes as lower-case hex; *bytes gets its size. Throws std::runtime_error.
+/// DIR/name resolved, once it is a regular file whose real path lies inside DIR: a FIFO (which would block
+/// the reader), a device such as /dev/zero (which never ends) or a symlink out of DIR throws
+/// std::runtime_error naming the file. Open snapshot files through it.
+std::filesystem::path snapshot_file(const std::filesystem::path& dir, const std::string& name);
+
+/// SHA-256 of a regular file's bytes as lower-case hex; *bytes gets its size. Throws std::runtime_error,
+/// also for anything not a regular file.
 std::string sha256_file(const std::filesystem::path& file, std::uint64_t* bytes = nullptr);
 
 /// Reads DIR/manifest.json and checks that it describes a complete snapshot of this format whose files

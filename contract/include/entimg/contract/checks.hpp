@@ -21,9 +21,12 @@ struct Failure {
   std::optional<std::int64_t> record_id;
 };
 
+/// Keeps what the checks found, bounded whatever the server sends: message, URL and pointer are cut
+/// at a few KiB each, and past kKeptFailures failures of a rule only their number is kept.
 class Findings {
  public:
-  void fail(Failure failure) { failures_.push_back(std::move(failure)); }
+  static constexpr std::size_t kKeptFailures = 200;
+  void fail(Failure failure);
   void pass(std::string_view rule, std::uint64_t n = 1);
   /// Something a person should know that is not a failure, e.g. which previous-link style the
   /// deployment uses; the same note is kept once.
@@ -32,10 +35,19 @@ class Findings {
   const std::vector<std::pair<std::string, std::string>>& notes() const { return notes_; }
   /// How many times the rule was checked (passes + failures).
   std::uint64_t checked(std::string_view rule) const;
+  /// Failures of the rule counted but not kept (past kKeptFailures).
+  std::uint64_t left_out(std::string_view rule) const;
   void merge(const Findings& other);
 
  private:
+  struct Tally {
+    std::string rule;
+    std::size_t kept = 0;
+    std::uint64_t left_out = 0;
+  };
+  Tally& tally(std::string_view rule);
   std::vector<Failure> failures_;
+  std::vector<Tally> tallies_;
   std::vector<std::pair<std::string, std::uint64_t>> passes_;
   std::vector<std::pair<std::string, std::string>> notes_;
 };
@@ -91,6 +103,8 @@ class WalkChecker {
   void add(const Page& page, Findings& findings);
   /// reached_end: the walk ended on next == null (not on the page cap or an error).
   void finish(bool reached_end, std::uint64_t page_cap, Findings& findings);
+  /// The walk stopped at its byte cap (--byte-cap) after `bytes` bytes of bodies: walk_reaches_end fails.
+  void finish_at_byte_cap(std::uint64_t byte_cap, std::uint64_t bytes, Findings& findings);
   std::uint64_t records_seen() const { return records_seen_; }
 
  private:

@@ -39,6 +39,9 @@ struct HttpExchange {
 struct ClientOptions {
   std::string base_url;  ///< scheme://host[:port][/prefix]; http or https
   Headers headers;       ///< sent only to the base URL's origin, never shown in output
+  /// Values masked ('*' for every byte) wherever an answer carries them: body, headers, URL, error. A
+  /// server that echoes a secret (a Django DEBUG page does) cannot put it in a report or a snapshot.
+  std::vector<std::string> secrets;
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds read_timeout{15000};
   std::chrono::milliseconds deadline{0};   ///< whole run; 0 = none

@@ -17,6 +17,12 @@ namespace entimg::contract {
 
 enum class Mode { Quick, Full };
 
+/// The default page cap's ceiling: the cap comes from the server's `count`, which a hostile or broken
+/// server can make 10^18.
+inline constexpr std::uint64_t kMaxWalkPages = 100000;
+/// The bytes of page bodies a full walk reads by default before it stops (4 GiB).
+inline constexpr std::uint64_t kWalkByteCap = std::uint64_t{4} << 30;
+
 /// Where a full walk stands, for a progress display.
 struct Progress {
   std::uint64_t records = 0;
@@ -29,7 +35,8 @@ struct RunOptions {
   Mode mode = Mode::Quick;
   std::optional<std::string> public_url;  ///< the origin links and images must carry, when not the base URL's
   std::uint64_t walk_limit = 0;           ///< full: the limit of each walk page; 0 sends none (DRF's 12)
-  std::uint64_t page_cap = 0;             ///< full: the most pages to walk; 0 = count/limit + 2
+  std::uint64_t page_cap = 0;  ///< full: the most pages to walk; 0 = count/limit + 2, at most kMaxWalkPages
+  std::uint64_t byte_cap = kWalkByteCap;  ///< full: the walk stops once its page bodies reach this many bytes
   std::uint64_t seed = 0;
   std::string order_key = "id";
   std::vector<std::string> only, skip;  ///< rule names
