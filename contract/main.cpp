@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 
@@ -18,6 +19,21 @@
 namespace {
 
 using namespace entimg::contract;
+
+// --json and --junit, each by its writer; false, after saying which file, when one cannot be written.
+bool write_report_files(const CliOptions& o, const std::function<void(std::ostream&)>& json,
+                        const std::function<bool(const std::filesystem::path&)>& junit) {
+  const auto cannot = [](const std::filesystem::path& file) {
+    std::cerr << "entities-images-contract: cannot write " << file.string() << "\n";
+    return false;
+  };
+  if (o.json) {
+    std::ofstream out(*o.json);
+    json(out);
+    if (!out) return cannot(*o.json);
+  }
+  return !o.junit || junit(*o.junit) || cannot(*o.junit);
+}
 
 // record and diff (docs/snapshots.md).
 int run_snapshot_command(CliOptions& o) {
@@ -58,13 +74,10 @@ int run_snapshot_command(CliOptions& o) {
     const DiffReport report = diff_snapshot(*o.snapshot, o.against, client ? &*client : nullptr, options);
     progress.finish();
     write_diff_console(std::cout, report);
-    if (o.json) {
-      std::ofstream out(*o.json);
-      write_diff_json(out, report, options);
-      if (!out) return std::cerr << "entities-images-contract: cannot write " << o.json->string() << "\n", 2;
-    }
-    if (o.junit && !write_junit_diff(report, *o.junit))
-      return std::cerr << "entities-images-contract: cannot write " << o.junit->string() << "\n", 2;
+    if (!write_report_files(
+            o, [&](std::ostream& out) { write_diff_json(out, report, options); },
+            [&](const std::filesystem::path& file) { return write_junit_diff(report, file); }))
+      return 2;
     if (!report.error.empty()) return 2;
     return report.any_change() ? 1 : 0;
   } catch (const std::exception& e) {
@@ -115,13 +128,10 @@ int main(int argc, char** argv) {
     progress.finish();
     report.base_url = o.client.base_url;
     write_console_report(std::cout, report);
-    if (o.json) {
-      std::ofstream out(*o.json);
-      write_json_report(out, report, started);
-      if (!out) return std::cerr << "entities-images-contract: cannot write " << o.json->string() << "\n", 2;
-    }
-    if (o.junit && !write_junit_report(report, *o.junit))
-      return std::cerr << "entities-images-contract: cannot write " << o.junit->string() << "\n", 2;
+    if (!write_report_files(
+            o, [&](std::ostream& out) { write_json_report(out, report, started); },
+            [&](const std::filesystem::path& file) { return write_junit_report(report, file); }))
+      return 2;
     if (!report.fatal_error.empty()) return 2;
     return report.failed() > 0 ? 1 : 0;
   } catch (const std::exception& e) {
