@@ -17,15 +17,22 @@ fail() {
 
 # check VARIANT EXPECTED_EXIT EXPECTED_FAILING_RULES(space-separated, sorted)
 check() {
-  "$server" --variant "$1" --records 100 --port 0 >"$dir/server.txt" 2>&1 &
+  # A file of its own: the shell truncates a reused one only once the server's process has started, so
+  # the loop below could read the previous server's address.
+  out="$dir/server-$1.txt"
+  : >"$out"
+  "$server" --variant "$1" --records 100 --port 0 >"$out" 2>&1 &
   pid=$!
   i=0
-  until grep -q '^listening on http://127.0.0.1:[0-9]*$' "$dir/server.txt"; do
+  url=
+  # One read gives the URL, once its line is whole (a port of one or more digits, then the newline).
+  until [ -n "$url" ]; do
+    url=$(sed -n 's|^listening on \(http://127\.0\.0\.1:[0-9][0-9]*\)$|\1|p' "$out")
+    [ -n "$url" ] && break
     i=$((i + 1))
-    [ $i -le 200 ] || fail "$1: the server did not say where it listens: $(cat "$dir/server.txt")"
+    [ $i -le 200 ] || fail "$1: the server did not say where it listens: $(cat "$out")"
     sleep 0.05
   done
-  url=$(sed -n 's/^listening on //p' "$dir/server.txt")
   "$contract" --base-url "$url" --mode full --seed 42 --no-progress >"$dir/report.txt" 2>&1
   code=$?
   failing=$(sed -n 's/^FAIL  \([a-z_]*\).*/\1/p' "$dir/report.txt" | sort | tr '\n' ' ' | sed 's/ $//')
