@@ -167,7 +167,10 @@ std::optional<PyInt> parse_python_int(std::string_view utf8) {
 }
 
 DecimalLookup parse_decimal_lookup(std::string_view utf8) {
-  const std::u32string cp = to_code_points(strip_python_whitespace(utf8));
+  std::u32string cp = to_code_points(strip_python_whitespace(utf8));
+  // CPython's C decimal drops every underscore before it parses ("1_", "_1", "1__0" and "1e2_" are
+  // numbers), looser than int()'s PEP 515 rule.
+  std::erase(cp, U'_');
   std::size_t pos = 0;
   bool negative = false;
   if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) negative = cp[pos++] == U'-';
