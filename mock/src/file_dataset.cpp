@@ -209,17 +209,26 @@ nlohmann::json record_to_json(const Record& r) {
 
 }  // namespace detail
 
-void Dataset::page_in_batches(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
-                              std::uint64_t batch,
-                              const std::function<void(std::vector<Record>&)>& each) const {
+void Dataset::each_batch(std::uint64_t offset, std::uint64_t limit, std::uint64_t batch,
+                         const std::function<void(std::uint64_t, std::uint64_t, std::vector<Record>&)>& fetch,
+                         const std::function<void(std::vector<Record>&)>& each) {
   std::vector<Record> records;
   for (std::uint64_t done = 0; done < limit;) {
     records.clear();
-    page(selection, offset + done, std::min(batch, limit - done), records);
+    fetch(offset + done, std::min(batch, limit - done), records);
     if (records.empty()) return;  // the selection ended
     done += records.size();
     each(records);
   }
+}
+
+void Dataset::page_in_batches(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                              std::uint64_t batch,
+                              const std::function<void(std::vector<Record>&)>& each) const {
+  each_batch(
+      offset, limit, batch,
+      [&](std::uint64_t from, std::uint64_t n, std::vector<Record>& out) { page(selection, from, n, out); },
+      each);
 }
 
 std::int64_t Dataset::max_id() const {

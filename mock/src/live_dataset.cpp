@@ -359,14 +359,12 @@ void LiveDataset::page_in_batches(const Selection& selection, std::uint64_t offs
                                   std::uint64_t batch,
                                   const std::function<void(std::vector<Record>&)>& each) const {
   const std::shared_lock lock(mutex_);
-  std::vector<Record> records;
-  for (std::uint64_t done = 0; done < limit;) {
-    records.clear();
-    page_locked(selection, offset + done, std::min(batch, limit - done), records);
-    if (records.empty()) return;  // the selection ended
-    done += records.size();
-    each(records);
-  }
+  each_batch(
+      offset, limit, batch,
+      [&](std::uint64_t from, std::uint64_t n, std::vector<Record>& out) {
+        page_locked(selection, from, n, out);
+      },
+      each);
 }
 
 void LiveDataset::page_locked(const Selection& selection, std::uint64_t offset, std::uint64_t limit,

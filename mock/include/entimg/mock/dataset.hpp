@@ -41,6 +41,13 @@ class Dataset {
   /// The highest id of the collection (0 when empty): new records get ids after it, as a database
   /// sequence gives them. The default walks the collection; datasets that know it say so at once.
   virtual std::int64_t max_id() const;
+
+ protected:
+  /// The batching loop of page_in_batches over any way of fetching a window (LiveDataset's runs under its
+  /// read lock); stops early when a fetch comes back empty.
+  static void each_batch(std::uint64_t offset, std::uint64_t limit, std::uint64_t batch,
+                         const std::function<void(std::uint64_t, std::uint64_t, std::vector<Record>&)>& fetch,
+                         const std::function<void(std::vector<Record>&)>& each);
 };
 
 /// A collection computed from (seed, position): constant memory for any size, any page in
