@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <mutex>
 
 #include <zlib.h>
@@ -67,8 +68,11 @@ Plan FaultPlanner::plan(const HttpRequest& request) {
   }
   // One request can ask for exactly what it wants.
   if (const auto v = request.header("X-Mock-Latency")) {
-    const auto ms = whole(*v, 600000);
-    if (!ms) return refuse("X-Mock-Latency: expected milliseconds from 0 to 600000, got '" + *v + "'");
+    const auto ms = whole(*v, std::numeric_limits<std::uint64_t>::max());
+    if (!ms) return refuse("X-Mock-Latency: expected a whole number of milliseconds, got '" + *v + "'");
+    if (*ms > options_.max_delay_ms)
+      return refuse("X-Mock-Latency: " + *v + " ms is longer than the mock holds an answer, " +
+                    std::to_string(options_.max_delay_ms) + " ms (--max-delay)");
     p.delay = std::chrono::milliseconds(*ms);
   }
   if (const auto v = request.header("X-Mock-Fail")) {
@@ -163,7 +167,7 @@ void allow_origin(const CorsOptions& cors, const std::string& origin, HttpRespon
 }  // namespace
 
 std::optional<HttpResponse> cors_preflight(const CorsOptions& cors, const HttpRequest& request) {
-  if (!cors.enabled() || request.method != "OPTIONS" || !request.header("Origin") ||
+  if (!cors.enabled() || !common::iequals_ascii(request.method, "OPTIONS") || !request.header("Origin") ||
       !request.header("Access-Control-Request-Method"))
     return std::nullopt;
   HttpResponse r;

@@ -237,35 +237,6 @@ void append_urlized(std::string& out, std::string_view text) {
   }
 }
 
-std::string_view reason_phrase(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 201:
-      return "Created";
-    case 400:
-      return "Bad Request";
-    case 403:
-      return "Forbidden";
-    case 404:
-      return "Not Found";
-    case 405:
-      return "Method Not Allowed";
-    case 406:
-      return "Not Acceptable";
-    case 413:
-      return "Request Entity Too Large";
-    case 415:
-      return "Unsupported Media Type";
-    case 500:
-      return "Internal Server Error";
-    case 501:
-      return "Not Implemented";
-    default:
-      return "Unknown Status Code";
-  }
-}
-
 HttpResponse render_browsable(HttpResponse json, const BrowsablePage& page) {
   std::string html;
   html.reserve(4096 + json.body.size() * 2);

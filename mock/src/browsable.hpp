@@ -37,9 +37,6 @@ void append_html_escaped(std::string& out, std::string_view text);
 /// escaped. smart_urlquote is taken as the identity (the mock's URLs are already quoted).
 void append_urlized(std::string& out, std::string_view text);
 
-/// The reason phrase DRF shows after the status code ("OK", "Not Found", ...).
-std::string_view reason_phrase(int status);
-
 /// Renders `json` (the view's JSON answer, indented by 4) as the browsable page: text/html with the
 /// view's Allow and Vary headers kept.
 HttpResponse render_browsable(HttpResponse json, const BrowsablePage& page);

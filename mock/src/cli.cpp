@@ -39,9 +39,9 @@ CLI::Validator not_empty(const std::string& what) {
 // "MS" or "MS:JITTER", each up to ten minutes.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> latency_of(std::string_view text) {
   const std::size_t colon = text.find(':');
-  const auto ms = digits(text.substr(0, colon), 600000);
+  const auto ms = digits(text.substr(0, colon), 3'600'000);
   const auto jitter = colon == std::string_view::npos ? std::optional<std::uint64_t>(0)
-                                                      : digits(text.substr(colon + 1), 600000);
+                                                      : digits(text.substr(colon + 1), 3'600'000);
   if (!ms || !jitter) return std::nullopt;
   return std::pair{static_cast<std::uint32_t>(*ms), static_cast<std::uint32_t>(*jitter)};
 }
@@ -139,10 +139,12 @@ void declare_serving(CLI::App& app, Options& o) {
       ->type_name("PATH")
       ->check(not_empty("a file or a snapshot directory"))
       ->excludes(records);
-  app.add_option("--threads", o.threads, "worker threads; each open connection holds one")
+  app.add_option("--threads", o.threads,
+                 "worker threads that compute answers; 0 is one per core plus two\n"
+                 "(idle connections, slow clients and delays hold none)")
       ->type_name("N")
       ->capture_default_str()
-      ->transform(whole_number(1, 4096, "a whole number from 1 to 4096"));
+      ->transform(whole_number(0, 4096, "a whole number from 0 to 4096"));
   app.add_option_function<std::string>(
          "--user", [&o](const std::string& text) { o.user = user_of(text); },
          "a user HTTP Basic authenticates, as DRF's BasicAuthentication does:\n"
@@ -157,10 +159,50 @@ void declare_serving(CLI::App& app, Options& o) {
                  "disk before its 201 (default: in memory, gone when the mock stops)")
       ->type_name("DIR")
       ->check(not_empty("a directory"));
-  app.add_option("--max-body", o.max_body, "answer a request body above this size 413, as nginx does")
-      ->type_name("BYTES")
+}
+
+// Each limit a request and a connection must keep: its flag, its help, its range (docs/mock.md).
+void declare_limits(CLI::App& app, ConnectionLimits& l) {
+  const auto size = [&app](const char* flag, auto& field, const char* help, std::uint64_t low,
+                           std::uint64_t high) {
+    app.add_option(flag, field, help)
+        ->type_name("BYTES")
+        ->capture_default_str()
+        ->transform(whole_number(
+            low, high, "a size in bytes from " + std::to_string(low) + " to " + std::to_string(high)));
+  };
+  const auto millis = [&app](const char* flag, std::uint32_t& field, const char* help) {
+    app.add_option(flag, field, help)
+        ->type_name("MS")
+        ->capture_default_str()
+        ->transform(whole_number(1, 86'400'000, "milliseconds from 1 to 86400000"));
+  };
+  size("--max-body", l.max_body, "answer a request body above this size 413, as nginx does", 1,
+       std::uint64_t{1} << 40);
+  size("--max-request-line", l.max_request_line, "answer a longer request line 414, as nginx does", 64,
+       1 << 20);
+  size("--max-header-line", l.max_header_line, "answer a longer header line 431, as gunicorn does", 64,
+       1 << 20);
+  app.add_option("--max-headers", l.max_headers, "answer a request with more header lines 431")
+      ->type_name("N")
       ->capture_default_str()
-      ->transform(whole_number(1, std::uint64_t{1} << 40, "a size in bytes from 1 to 1099511627776"));
+      ->transform(whole_number(1, 100000, "a whole number from 1 to 100000"));
+  size("--max-head", l.max_head, "answer a longer request head (line and headers) 431", 256, 1 << 24);
+  size("--max-chunk-line", l.max_chunk_line, "answer a longer chunk-size line of a chunked body 400", 16,
+       1 << 20);
+  millis("--head-timeout", l.head_timeout_ms,
+         "answer 408 and close when a head is not whole this long after its\n"
+         "first byte, or a body pauses as long; a connection that sends nothing\n"
+         "is closed after it");
+  millis("--keep-alive-timeout", l.keep_alive_timeout_ms, "close a keep-alive connection idle this long");
+  millis("--send-timeout", l.send_timeout_ms,
+         "close a connection whose client takes no byte of its answer this long");
+  app.add_option("--max-connections", l.max_connections,
+                 "answer a connection beyond this many open ones 503 and close it\n"
+                 "(at most the open-file limit allows)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->transform(whole_number(1, 1'000'000, "a whole number from 1 to 1000000"));
 }
 
 void declare_faults(CLI::App& app, FaultOptions& faults) {
@@ -171,8 +213,14 @@ void declare_faults(CLI::App& app, FaultOptions& faults) {
          },
          "delay every answer MS milliseconds, plus 0..JITTER")
       ->type_name("MS[:JITTER]")
-      ->check(needs("MS or MS:JITTER, milliseconds up to 600000",
+      ->check(needs("MS or MS:JITTER, milliseconds up to 3600000",
                     [](std::string& text) { return latency_of(text).has_value(); }));
+  app.add_option("--max-delay", faults.max_delay_ms,
+                 "the longest delay a request may ask for with X-Mock-Latency (longer:\n"
+                 "400); --latency MS+JITTER may not exceed it either")
+      ->type_name("MS")
+      ->capture_default_str()
+      ->transform(whole_number(0, 3'600'000, "milliseconds from 0 to 3600000"));
   app.add_option("--fail-rate", faults.fail_rate, "answer this share of requests with --fail-status instead")
       ->type_name("P")
       ->check(share());
@@ -220,6 +268,8 @@ void declare_options(CLI::App& app, Options& o) {
   app.get_formatter()->column_width(34);
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->group("Serving");
   declare_serving(app, o);
+  app.option_defaults()->group("Limits (as nginx and gunicorn bound requests)");
+  declare_limits(app, o.limits);
   app.option_defaults()->group("Latency and faults");
   declare_faults(app, o.faults);
   app.option_defaults()->group("Browsers and logs");
@@ -275,6 +325,11 @@ ParsedOptions parse_command_line(const std::vector<std::string_view>& args) {
     parsed.error = error_line(app, e);
   }
   parsed.options.faults.seed = parsed.options.seed;  // --seed draws the faults too
+  const FaultOptions& f = parsed.options.faults;
+  if (parsed.error.empty() && std::uint64_t{f.latency_ms} + f.jitter_ms > f.max_delay_ms)
+    parsed.error = "option --latency adds up to " +
+                   std::to_string(std::uint64_t{f.latency_ms} + f.jitter_ms) +
+                   " ms, longer than --max-delay (" + std::to_string(f.max_delay_ms) + " ms)";
   return parsed;
 }
 

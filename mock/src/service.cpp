@@ -216,7 +216,9 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   }
 
   detail::ViewRequest view;
-  view.method = request.method;
+  view.method = request.method;  // Django's WSGIRequest upper-cases it: 'get' is served as GET
+  for (char& c : view.method)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   view.accept = request.header("Accept");
   view.authorization = request.header("Authorization");
   view.content_type = request.header("Content-Type");

@@ -91,7 +91,7 @@ TEST_CASE("binding a port in use is a clear error", "[server]") {
 TEST_CASE("an upload through the server: 201, listed, its bytes served; a body over --max-body is 413",
           "[server]") {
   auto options = listen_on("127.0.0.1", 0, 8);
-  options.max_body = 4096;
+  options.limits.max_body = 4096;
   MockServer server(std::make_shared<Service>(make_generated_dataset(30, 1), User{"alice", "s3cret"}),
                     options);
   server.bind();

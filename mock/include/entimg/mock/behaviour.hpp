@@ -21,6 +21,8 @@ struct FaultOptions {
   double drop_rate = 0;             ///< --drop-rate P: this share is closed with no answer
   std::uint64_t slow_body_bps = 0;  ///< --slow-body BYTES_PER_S: bodies trickle at this rate; 0 = full speed
   std::uint64_t seed = 1;           ///< --seed: the draws above repeat from run to run
+  /// --max-delay MS: the longest delay a request may ask for (X-Mock-Latency above it gets 400)
+  std::uint32_t max_delay_ms = 60'000;
 };
 
 struct CorsOptions {

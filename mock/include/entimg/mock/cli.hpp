@@ -18,17 +18,17 @@ struct Options {
   std::uint64_t records = 300000;
   std::uint64_t seed = 1;
   std::optional<std::filesystem::path> dataset;
-  std::size_t threads = 128;
+  std::size_t threads = 0;  ///< --threads: workers that compute answers; 0: one per core, plus two
   FaultOptions
       faults;        ///< --latency, --fail-rate, --fail-status, --drop-rate, --slow-body (seeded by --seed)
   CorsOptions cors;  ///< --cors
   std::optional<User> user;  ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
-  std::optional<std::filesystem::path> state;        ///< --state DIR: uploads kept on disk
-  std::uint64_t max_body = std::uint64_t{10} << 20;  ///< --max-body BYTES: larger bodies get 413
-  bool gzip = false;                                 ///< --gzip: Django's GZipMiddleware
-  LogFormat log = LogFormat::text;                   ///< --quiet: none, --log-json: json
-  std::optional<std::filesystem::path> config;       ///< --config FILE; flags on the command line win
-  bool help = false;                                 ///< --help: print usage() and exit
+  std::optional<std::filesystem::path> state;  ///< --state DIR: uploads kept on disk
+  ConnectionLimits limits;          ///< --max-body, --max-request-line, --head-timeout, ... (docs/mock.md)
+  bool gzip = false;                ///< --gzip: Django's GZipMiddleware
+  LogFormat log = LogFormat::text;  ///< --quiet: none, --log-json: json
+  std::optional<std::filesystem::path> config;  ///< --config FILE; flags on the command line win
+  bool help = false;                            ///< --help: print usage() and exit
   bool version = false;
 };
 

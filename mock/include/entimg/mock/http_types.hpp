@@ -1,5 +1,7 @@
 #pragma once
 // The HTTP values the service and its helpers exchange, independent of the HTTP library.
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +27,25 @@ struct HttpResponse {
   std::string content_type;
   std::vector<std::pair<std::string, std::string>> headers;  ///< besides Content-Type and Content-Length
   std::string body;  ///< for HEAD too: the transport sends its length and drops it
+};
+
+/// The reason phrase Python's http.HTTPStatus gives a status, as Django and its servers send it
+/// ("Unknown Status Code" for one it does not name).
+std::string_view reason_phrase(int status);
+
+/// How the mock bounds requests and connections, as nginx and gunicorn bound them; each has the flag
+/// named beside it (docs/mock.md, "Connections").
+struct ConnectionLimits {
+  std::size_t max_request_line = 8190;  ///< --max-request-line: a longer request line gets 414
+  std::size_t max_header_line = 8190;   ///< --max-header-line: a longer header line gets 431 (gunicorn)
+  std::size_t max_headers = 100;        ///< --max-headers: more header lines get 431 (gunicorn)
+  std::size_t max_head = 65536;         ///< --max-head: a longer request head gets 431
+  std::size_t max_chunk_line = 1024;    ///< --max-chunk-line: a longer chunk-size line gets 400
+  std::uint64_t max_body = std::uint64_t{10} << 20;  ///< --max-body: a longer body gets 413 (nginx)
+  std::uint32_t head_timeout_ms = 10'000;        ///< --head-timeout: a slower head (or body pause) gets 408
+  std::uint32_t keep_alive_timeout_ms = 75'000;  ///< --keep-alive-timeout: idle connections close (nginx)
+  std::uint32_t send_timeout_ms = 60'000;        ///< --send-timeout: a client that reads nothing is closed
+  std::size_t max_connections = 16384;           ///< --max-connections: one more gets 503 and a close
 };
 
 /// The one user DRF's BasicAuthentication accepts (--user NAME:PASSWORD).

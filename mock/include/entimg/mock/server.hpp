@@ -13,14 +13,12 @@ namespace entimg::mock {
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  int port = 8000;            ///< 0 picks a free port
-  std::size_t threads = 128;  ///< each open keep-alive connection holds one worker
-  FaultOptions faults;        ///< latency and faults (X-Mock-* headers work whatever these are)
+  int port = 8000;          ///< 0 picks a free port
+  std::size_t threads = 0;  ///< workers that compute answers; 0: one per core, plus two
+  FaultOptions faults;      ///< latency and faults (X-Mock-* headers work whatever these are)
   CorsOptions cors;
   LogFormat log = LogFormat::none;  ///< the request log, on stderr
-  /// --max-body BYTES: a request body above it is answered 413 (as nginx's client_max_body_size) and
-  /// never buffered beyond it.
-  std::uint64_t max_body = std::uint64_t{10} << 20;
+  ConnectionLimits limits;          ///< sizes and timeouts of requests and connections (--max-body, ...)
   /// --gzip: Django's GZipMiddleware in front of the view (gzip when asked, Vary: Accept-Encoding);
   /// without it no answer is compressed, as DRF sends none.
   bool gzip = false;
@@ -35,9 +33,9 @@ inline ServerOptions listen_on(std::string host, int port, std::size_t threads) 
   return o;
 }
 
-/// The service on cpp-httplib. bind() then run() (blocking) or start() (in a thread); stop() from
-/// any thread. Tuned away from cpp-httplib's defaults that hurt a busy mock: a worker pool larger
-/// than the client's connection count, keep-alive without a 5-request cap, TCP_NODELAY.
+/// The service behind the mock's own connection front (docs/mock.md, "Connections"). bind() then run()
+/// (blocking) or start() (in a thread); stop() from any thread. Idle connections, slow clients and
+/// delayed answers hold no worker thread.
 /// What answers a request; the mock's is Service::handle, tests serve altered answers.
 using RequestHandler = std::function<HttpResponse(const HttpRequest&)>;
 

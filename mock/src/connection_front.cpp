@@ -1,0 +1,728 @@
+#include "connection_front.hpp"
+
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <queue>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "entimg/common/ascii.hpp"
+
+namespace entimg::mock::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using TimePoint = Clock::time_point;
+constexpr TimePoint kNever = TimePoint::max();
+
+// epoll data of the three descriptors that are not connections; connections count up from kFirstConn.
+constexpr std::uint64_t kListen = 1, kReady = 2, kStop = 3, kFirstConn = 16;
+constexpr std::size_t kReadChunk = 65536;
+constexpr std::size_t kEventsPerWait = 8;
+// After an answer that closes a connection whose client may still be sending, its bytes are read and
+// dropped for a while before the close, so that the close does not reset the answer away (nginx's
+// lingering close).
+constexpr Millis kLingerTime{2000};
+constexpr std::size_t kLingerBytes = std::size_t{1} << 20;
+constexpr Millis kTrickleTick{100};  // --slow-body: a tenth of the rate every 100 ms
+
+struct Conn {
+  Conn(std::uint64_t id_, int fd_, const ConnectionLimits& limits) : id(id_), fd(fd_), parser(limits) {}
+  const std::uint64_t id;
+  const int fd;
+
+  // Shared with the timer thread and other workers, under `mutex`.
+  std::mutex mutex;
+  bool busy = false;  // a worker is serving it; nobody else touches the fields below
+  bool wake = false;  // something happened while it was busy: serve it again before letting go
+  bool closed = false;
+  TimePoint deadline = kNever;   // when it must be looked at again
+  TimePoint scheduled = kNever;  // the timer entry that stands for it
+
+  // Owned by the worker that holds `busy`.
+  std::uint32_t interest = 0;
+  TimePoint next_deadline = kNever;
+  std::string in;
+  RequestParser parser;
+  bool timing = false;  // a request has begun: its head deadline runs
+  TimePoint request_began{}, last_read{}, idle_since{};
+  bool continue_sent = false;
+  bool peer_eof = false;
+  bool maybe_more = true;  // the socket may hold bytes not read yet
+  // The answer being written: head, then body (trickled when `trickle` > 0).
+  std::string out_head, out_body;
+  std::size_t head_sent = 0, body_sent = 0;
+  std::uint64_t trickle = 0, allowance = 0;
+  TimePoint next_tick{}, last_progress{};
+  bool close_after = false;
+  bool lingering = false;
+  std::size_t discarded = 0;
+  TimePoint linger_until{};
+  // A request waiting out its delay.
+  std::optional<HttpRequest> pending;
+  Plan pending_plan;
+  int pending_minor = 1;
+  bool pending_keep_alive = true;
+  TimePoint delay_until{}, admitted_at{};
+
+  bool writing() const { return head_sent < out_head.size() || body_sent < out_body.size(); }
+};
+
+struct TimerEntry {
+  TimePoint at;
+  std::uint64_t id;
+  bool operator>(const TimerEntry& other) const { return at > other.at; }
+};
+
+void set_nonblocking(int fd) {
+  const int flags = fcntl(fd, F_GETFL, 0);
+  if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+std::string plain_answer(int status, std::string_view message, bool close) {
+  std::string body =
+      std::to_string(status) + " " + std::string(reason_phrase(status)) + "\n" + std::string(message) + "\n";
+  std::string out =
+      "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason_phrase(status)) +
+      "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n";
+  return out + body;
+}
+
+bool no_body_status(int status) {
+  return status < 200 || status == 204 || status == 304;
+}
+
+}  // namespace
+
+struct ConnectionFront::State {
+  State(FrontOptions o, FrontHandler& h) : options(std::move(o)), handler(h) {}
+  FrontOptions options;
+  FrontHandler& handler;
+  std::string authority;
+  int listen_fd = -1, epoll_fd = -1, ready_fd = -1, stop_fd = -1, reserve_fd = -1;
+  std::atomic<bool> stopping{false};
+
+  std::mutex registry_mutex;
+  std::unordered_map<std::uint64_t, std::shared_ptr<Conn>> conns;
+  std::uint64_t next_id = kFirstConn;
+
+  std::mutex ready_mutex;
+  std::deque<std::uint64_t> ready;  // connections claimed by the timer, for a worker to serve
+
+  std::mutex timer_mutex;
+  std::condition_variable timer_cv;
+  std::priority_queue<TimerEntry, std::vector<TimerEntry>, std::greater<>> timers;
+
+  std::shared_ptr<Conn> find(std::uint64_t id) {
+    const std::lock_guard lock(registry_mutex);
+    const auto it = conns.find(id);
+    return it == conns.end() ? nullptr : it->second;
+  }
+
+  // Under the connection's mutex: makes sure a timer entry fires no later than its deadline.
+  void schedule_locked(Conn& c) {
+    if (c.deadline >= c.scheduled) return;
+    c.scheduled = c.deadline;
+    const std::lock_guard lock(timer_mutex);
+    const bool sooner = timers.empty() || c.deadline < timers.top().at;
+    timers.push({c.deadline, c.id});
+    if (sooner) timer_cv.notify_one();
+  }
+
+  void arm(int fd, std::uint32_t events, std::uint64_t id, int op = EPOLL_CTL_MOD) {
+    epoll_event ev{};
+    ev.events = events | EPOLLONESHOT;
+    ev.data.u64 = id;
+    epoll_ctl(epoll_fd, op, fd, &ev);
+  }
+
+  void make_ready(std::uint64_t id) {
+    {
+      const std::lock_guard lock(ready_mutex);
+      ready.push_back(id);
+    }
+    const std::uint64_t one = 1;
+    (void)!write(ready_fd, &one, sizeof one);
+  }
+
+  void timer_loop();
+  void fire(const TimerEntry& entry);
+  void worker();
+  void accept_all();
+  void claimed(const std::shared_ptr<Conn>& conn, std::uint32_t events);
+  void serve(Conn& c, std::uint32_t events);
+  void close_conn(Conn& c);
+  void answer(Conn& c, HttpRequest& request, const Plan& plan, int minor, bool keep_alive,
+              TimePoint admitted);
+  void queue(Conn& c, HttpResponse response, const std::string& method, int minor, bool keep_alive,
+             std::uint64_t trickle);
+  void admit(Conn& c, ParsedRequest parsed);
+  enum class Flush { done, blocked, tick, failed };
+  Flush flush(Conn& c, TimePoint now);
+};
+
+void ConnectionFront::State::timer_loop() {
+  std::unique_lock lock(timer_mutex);
+  while (!stopping) {
+    if (timers.empty()) {
+      timer_cv.wait(lock);
+      continue;
+    }
+    const TimerEntry top = timers.top();
+    if (Clock::now() < top.at) {
+      timer_cv.wait_until(lock, top.at);
+      continue;
+    }
+    timers.pop();
+    lock.unlock();
+    fire(top);
+    lock.lock();
+  }
+}
+
+void ConnectionFront::State::fire(const TimerEntry& entry) {
+  const std::shared_ptr<Conn> conn = find(entry.id);
+  if (!conn) return;
+  Conn& c = *conn;
+  {
+    const std::lock_guard lock(c.mutex);
+    if (c.closed || c.scheduled != entry.at) return;  // a stale entry: another stands for it
+    c.scheduled = kNever;
+    if (c.deadline > Clock::now()) {  // the deadline moved on while the entry waited
+      schedule_locked(c);
+      return;
+    }
+    if (c.busy) {
+      c.wake = true;
+      return;
+    }
+    c.busy = true;
+  }
+  make_ready(c.id);
+}
+
+void ConnectionFront::State::worker() {
+  epoll_event events[kEventsPerWait];
+  while (!stopping) {
+    const int n = epoll_wait(epoll_fd, events, kEventsPerWait, -1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t id = events[i].data.u64;
+      if (id == kStop || stopping) return;
+      if (id == kListen) {
+        accept_all();
+        arm(listen_fd, EPOLLIN, kListen);
+        continue;
+      }
+      if (id == kReady) {
+        std::uint64_t count = 0;
+        (void)!read(ready_fd, &count, sizeof count);
+        std::uint64_t next = 0;
+        bool more = false;
+        {
+          const std::lock_guard lock(ready_mutex);
+          if (!ready.empty()) {
+            next = ready.front();
+            ready.pop_front();
+          }
+          more = !ready.empty();
+        }
+        if (more) {
+          const std::uint64_t one = 1;
+          (void)!write(ready_fd, &one, sizeof one);
+        }
+        arm(ready_fd, EPOLLIN, kReady);
+        if (next == 0) continue;
+        if (const auto conn = find(next)) claimed(conn, 0);
+        continue;
+      }
+      const std::shared_ptr<Conn> conn = find(id);
+      if (!conn) continue;
+      {
+        const std::lock_guard lock(conn->mutex);
+        if (conn->closed) continue;
+        if (conn->busy) {
+          conn->wake = true;
+          continue;
+        }
+        conn->busy = true;
+      }
+      claimed(conn, events[i].events);
+    }
+  }
+}
+
+void ConnectionFront::State::accept_all() {
+  for (int i = 0; i < 256; ++i) {
+    int fd = accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if ((errno == EMFILE || errno == ENFILE) && reserve_fd >= 0) {
+        // Out of descriptors: take the waiting client with the spare one and tell it so, rather
+        // than leave it in the queue while the listening socket stays readable.
+        close(reserve_fd);
+        fd = accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd >= 0) {
+          const std::string refusal = plain_answer(503, "the mock has no file descriptor left", true);
+          (void)!send(fd, refusal.data(), refusal.size(), MSG_NOSIGNAL);
+          close(fd);
+        }
+        reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+      }
+      return;
+    }
+    const int yes = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+    std::shared_ptr<Conn> conn;
+    {
+      const std::lock_guard lock(registry_mutex);
+      if (conns.size() >= options.limits.max_connections) {
+        const std::string refusal =
+            plain_answer(503,
+                         "more than " + std::to_string(options.limits.max_connections) +
+                             " connections (--max-connections)",
+                         true);
+        (void)!send(fd, refusal.data(), refusal.size(), MSG_NOSIGNAL);
+        close(fd);
+        continue;
+      }
+      conn = std::make_shared<Conn>(next_id++, fd, options.limits);
+      conns.emplace(conn->id, conn);
+    }
+    const TimePoint now = Clock::now();
+    conn->idle_since = conn->last_progress = now;
+    conn->interest = EPOLLIN | EPOLLRDHUP;
+    {
+      const std::lock_guard lock(conn->mutex);
+      conn->deadline = now + Millis(options.limits.head_timeout_ms);
+      schedule_locked(*conn);
+      arm(fd, conn->interest, conn->id, EPOLL_CTL_ADD);
+    }
+  }
+}
+
+void ConnectionFront::State::claimed(const std::shared_ptr<Conn>& conn, std::uint32_t events) {
+  Conn& c = *conn;
+  for (;;) {
+    serve(c, events);
+    const std::lock_guard lock(c.mutex);
+    if (c.closed) {
+      c.busy = false;
+      return;
+    }
+    if (c.wake) {
+      c.wake = false;
+      events = 0;
+      continue;
+    }
+    c.busy = false;
+    c.deadline = c.next_deadline;
+    schedule_locked(c);
+    arm(c.fd, c.interest, c.id);
+    return;
+  }
+}
+
+void ConnectionFront::State::close_conn(Conn& c) {
+  {
+    const std::lock_guard lock(c.mutex);
+    c.closed = true;
+    close(c.fd);
+  }
+  if (c.pending) handler.finished(*c.pending, 0, 0, 0);  // a delay whose client left
+  const std::lock_guard lock(registry_mutex);
+  conns.erase(c.id);
+}
+
+ConnectionFront::State::Flush ConnectionFront::State::flush(Conn& c, TimePoint now) {
+  while (c.writing()) {
+    std::size_t body_room = c.out_body.size() - c.body_sent;
+    if (c.trickle > 0 && c.head_sent == c.out_head.size()) {
+      if (c.allowance == 0) {
+        if (now < c.next_tick) return Flush::tick;
+        c.allowance = c.trickle;
+        c.next_tick = now + kTrickleTick;
+      }
+      body_room = std::min<std::uint64_t>(body_room, c.allowance);
+    }
+    iovec parts[2];
+    int count = 0;
+    if (c.head_sent < c.out_head.size())
+      parts[count++] = {c.out_head.data() + c.head_sent, c.out_head.size() - c.head_sent};
+    if (body_room > 0 && (c.trickle == 0 || count == 0))
+      parts[count++] = {c.out_body.data() + c.body_sent, body_room};
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = static_cast<std::size_t>(count);
+    const ssize_t sent = sendmsg(c.fd, &message, MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      return errno == EAGAIN || errno == EWOULDBLOCK ? Flush::blocked : Flush::failed;
+    }
+    auto left = static_cast<std::size_t>(sent);
+    const std::size_t head_part = std::min(left, c.out_head.size() - c.head_sent);
+    c.head_sent += head_part;
+    left -= head_part;
+    c.body_sent += left;
+    if (c.trickle > 0) c.allowance -= std::min<std::uint64_t>(c.allowance, left);
+    c.last_progress = now;
+  }
+  // Sent: the buffers go back (a page of the whole collection is hundreds of megabytes).
+  std::string().swap(c.out_body);
+  if (c.out_head.capacity() > 4096) std::string().swap(c.out_head);
+  c.out_head.clear();
+  c.head_sent = c.body_sent = 0;
+  c.trickle = 0;
+  return Flush::done;
+}
+
+void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::string& method, int minor,
+                                   bool keep_alive, std::uint64_t trickle) {
+  std::string& head = c.out_head;
+  head.clear();
+  head.append("HTTP/1.1 ").append(std::to_string(response.status)).append(" ");
+  head.append(reason_phrase(response.status)).append("\r\n");
+  bool close = !keep_alive;
+  for (const auto& [name, value] : response.headers) {
+    if (common::iequals_ascii(name, "Connection")) {
+      close = close || common::iequals_ascii(value, "close");
+      continue;  // written once, below
+    }
+    head.append(name).append(": ").append(value).append("\r\n");
+  }
+  if (!response.content_type.empty())
+    head.append("Content-Type: ").append(response.content_type).append("\r\n");
+  if (!no_body_status(response.status))
+    head.append("Content-Length: ").append(std::to_string(response.body.size())).append("\r\n");
+  // Django sends none; the mock says plainly that it serves no ranges (a Range header is ignored).
+  head.append("Accept-Ranges: none\r\n");
+  if (close)
+    head.append("Connection: close\r\n");
+  else if (minor == 0)
+    head.append("Connection: keep-alive\r\n");
+  head.append("\r\n");
+  if (method == "HEAD" || no_body_status(response.status))
+    c.out_body.clear();
+  else
+    c.out_body = std::move(response.body);
+  c.head_sent = c.body_sent = 0;
+  c.trickle = c.out_body.empty() ? 0 : trickle;
+  c.allowance = 0;
+  c.next_tick = Clock::now() + kTrickleTick;
+  c.close_after = c.close_after || close;
+}
+
+void ConnectionFront::State::answer(Conn& c, HttpRequest& request, const Plan& plan, int minor,
+                                    bool keep_alive, TimePoint admitted) {
+  if (plan.drop) {
+    handler.finished(request, 0, 0, 0);
+    close_conn(c);
+    return;
+  }
+  HttpResponse response = handler.respond(request, plan);
+  const std::size_t bytes = request.method == "HEAD" ? 0 : response.body.size();
+  const int status = response.status;
+  queue(c, std::move(response), request.method, minor, keep_alive, plan.slow_body_bps / 10);
+  handler.finished(request, status, bytes,
+                   std::chrono::duration<double, std::milli>(Clock::now() - admitted).count());
+}
+
+void ConnectionFront::State::admit(Conn& c, ParsedRequest parsed) {
+  HttpRequest request;
+  request.method = std::move(parsed.method);
+  request.target = std::move(parsed.target);
+  request.headers = std::move(parsed.headers);
+  request.body = std::move(parsed.body);
+  request.server_authority = authority;
+  const TimePoint now = Clock::now();
+  Admission admission = handler.admit(request);
+  if (admission.response) {
+    const int status = admission.response->status;
+    const std::size_t bytes = request.method == "HEAD" ? 0 : admission.response->body.size();
+    queue(c, std::move(*admission.response), request.method, parsed.minor_version, parsed.keep_alive, 0);
+    handler.finished(request, status, bytes,
+                     std::chrono::duration<double, std::milli>(Clock::now() - now).count());
+    return;
+  }
+  if (admission.plan.delay.count() > 0) {
+    c.pending = std::move(request);
+    c.pending_plan = admission.plan;
+    c.pending_minor = parsed.minor_version;
+    c.pending_keep_alive = parsed.keep_alive;
+    c.delay_until = now + admission.plan.delay;
+    c.admitted_at = now;
+    return;
+  }
+  answer(c, request, admission.plan, parsed.minor_version, parsed.keep_alive, now);
+}
+
+// Moves a connection on as far as it can go without waiting: writes what is queued, answers what is
+// whole, reads what is there. Leaves in c.interest and c.next_deadline what to wait for next.
+void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
+  thread_local std::vector<char> chunk(kReadChunk);
+  TimePoint now = Clock::now();
+  c.next_deadline = kNever;
+  if (events & EPOLLIN) c.maybe_more = true;
+  if ((events & EPOLLERR) || ((events & EPOLLHUP) && !(events & EPOLLIN))) return close_conn(c);
+  if (events & EPOLLRDHUP) c.maybe_more = true;  // the end of the stream is there to be read
+  for (;;) {
+    if (c.lingering) {
+      for (;;) {
+        const ssize_t n = recv(c.fd, chunk.data(), chunk.size(), 0);
+        if (n > 0 && (c.discarded += static_cast<std::size_t>(n)) < kLingerBytes) continue;
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && now < c.linger_until) {
+          c.interest = EPOLLIN | EPOLLRDHUP;
+          c.next_deadline = c.linger_until;
+          return;
+        }
+        return close_conn(c);
+      }
+    }
+    if (c.writing()) {
+      const Flush result = flush(c, now);
+      if (result == Flush::failed) return close_conn(c);
+      if (result == Flush::blocked || result == Flush::tick) {
+        if (now - c.last_progress >= Millis(options.limits.send_timeout_ms)) return close_conn(c);
+        c.interest = result == Flush::blocked ? std::uint32_t{EPOLLOUT} : 0u;
+        c.next_deadline =
+            result == Flush::tick ? c.next_tick : c.last_progress + Millis(options.limits.send_timeout_ms);
+        return;
+      }
+      c.idle_since = now;
+    }
+    if (c.close_after) {
+      // Bytes the client sent that nobody read would turn the close into a reset, which can destroy
+      // the answer before the client reads it: shut the sending side, then drain for a while.
+      if (c.in.empty() && !c.parser.started() && !c.maybe_more) return close_conn(c);
+      shutdown(c.fd, SHUT_WR);
+      c.lingering = true;
+      c.linger_until = now + kLingerTime;
+      std::string().swap(c.in);
+      continue;
+    }
+    if (c.pending) {
+      // A delay ends at its time, or when the client shuts its side (it left, or it waits for the
+      // answer of a half-closed request: either way there is nothing more to wait for).
+      if (now < c.delay_until && !c.peer_eof && !(events & (EPOLLRDHUP | EPOLLHUP))) {
+        c.interest = EPOLLRDHUP;
+        c.next_deadline = c.delay_until;
+        return;
+      }
+      if (events & (EPOLLRDHUP | EPOLLHUP)) c.peer_eof = true;
+      HttpRequest request = std::move(*c.pending);
+      c.pending.reset();
+      answer(c, request, c.pending_plan, c.pending_minor, c.pending_keep_alive, c.admitted_at);
+      if (c.closed) return;
+      now = Clock::now();
+      continue;
+    }
+    const RequestParser::State state = c.parser.advance(c.in);
+    if (c.parser.started() && !c.timing) {
+      c.timing = true;
+      c.request_began = c.last_read = now;
+    }
+    if (state == RequestParser::State::failed) {
+      const ParseError& error = c.parser.error();
+      c.out_head = plain_answer(error.status, error.message, true);
+      c.head_sent = 0;
+      c.close_after = true;
+      continue;
+    }
+    if (state == RequestParser::State::complete) {
+      std::size_t consumed = 0;
+      ParsedRequest parsed = c.parser.take(consumed);
+      c.in.erase(0, consumed);
+      if (c.in.empty() && c.in.capacity() > 4096) std::string().swap(c.in);
+      c.timing = c.continue_sent = false;
+      admit(c, std::move(parsed));
+      if (c.closed) return;
+      now = Clock::now();
+      continue;
+    }
+    if (c.parser.wants_continue() && !c.continue_sent) {
+      c.continue_sent = true;
+      c.out_head = "HTTP/1.1 100 Continue\r\n\r\n";
+      c.head_sent = 0;
+      continue;
+    }
+    // The request is not whole yet: check its clock, then read.
+    const bool in_body = state == RequestParser::State::body;
+    if (c.timing &&
+        (in_body ? now - c.last_read : now - c.request_began) >= Millis(options.limits.head_timeout_ms)) {
+      c.out_head =
+          plain_answer(408,
+                       std::string(in_body ? "the body paused" : "the request head took") + " longer than " +
+                           std::to_string(options.limits.head_timeout_ms) + " ms (--head-timeout)",
+                       true);
+      c.head_sent = 0;
+      c.close_after = true;
+      continue;
+    }
+    // A connection that never sent a byte may wait as long as a head may take (nginx's
+    // client_header_timeout runs from the accept); one that did, as long as keep-alive allows.
+    const Millis idle_limit = c.last_read == TimePoint{} ? Millis(options.limits.head_timeout_ms)
+                                                         : Millis(options.limits.keep_alive_timeout_ms);
+    if (!c.timing && now - c.idle_since >= idle_limit) return close_conn(c);
+    if (c.peer_eof) return close_conn(c);  // the client is done: answered all it sent, or left mid-request
+    if (!c.maybe_more) {
+      c.interest = EPOLLIN | EPOLLRDHUP;
+      c.next_deadline = !c.timing ? c.idle_since + idle_limit
+                        : in_body ? c.last_read + Millis(options.limits.head_timeout_ms)
+                                  : c.request_began + Millis(options.limits.head_timeout_ms);
+      return;
+    }
+    const ssize_t n = recv(c.fd, chunk.data(), chunk.size(), 0);
+    if (n > 0) {
+      c.in.append(chunk.data(), static_cast<std::size_t>(n));
+      c.maybe_more = static_cast<std::size_t>(n) == chunk.size();
+      c.last_read = now;
+      continue;
+    }
+    if (n == 0) {
+      c.peer_eof = true;
+      c.maybe_more = false;
+      continue;
+    }
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      c.maybe_more = false;
+      continue;
+    }
+    return close_conn(c);
+  }
+}
+
+ConnectionFront::ConnectionFront(FrontOptions options, FrontHandler& handler)
+    : state_(std::make_unique<State>(std::move(options), handler)) {}
+
+ConnectionFront::~ConnectionFront() {
+  stop();
+  for (const int fd :
+       {state_->listen_fd, state_->epoll_fd, state_->ready_fd, state_->stop_fd, state_->reserve_fd})
+    if (fd >= 0) close(fd);
+}
+
+int ConnectionFront::bind() {
+  State& s = *state_;
+  if (s.listen_fd >= 0) return s.options.port;
+  // Thousands of clients each need a descriptor: take all the process may have.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const std::string where = s.options.host + ":" + std::to_string(s.options.port);
+  if (getaddrinfo(s.options.host.c_str(), std::to_string(s.options.port).c_str(), &hints, &found) != 0)
+    throw std::runtime_error("cannot listen on " + where + " (not an address of this machine?)");
+  int fd = -1;
+  for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
+    fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    // SO_REUSEADDR for quick restarts; never SO_REUSEPORT, which would let a second mock share the port.
+    const int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || listen(fd, SOMAXCONN) != 0) {
+      close(fd);
+      fd = -1;
+    }
+  }
+  freeaddrinfo(found);
+  if (fd < 0)
+    throw std::runtime_error("cannot listen on " + where + " (in use, or not an address of this machine?)");
+  sockaddr_storage bound{};
+  socklen_t size = sizeof bound;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &size);
+  s.options.port = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
+                                                     : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  set_nonblocking(fd);
+  s.listen_fd = fd;
+  s.authority = s.options.host + ":" + std::to_string(s.options.port);
+  s.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+  s.ready_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  s.stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  s.reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (s.epoll_fd < 0 || s.ready_fd < 0 || s.stop_fd < 0) throw std::runtime_error("cannot set up epoll");
+  if (s.stopping) {  // stop() came first: run() returns at once
+    const std::uint64_t one = 1;
+    (void)!write(s.stop_fd, &one, sizeof one);
+  }
+  // Keep headroom for the files the service opens (state, datasets) under the descriptor limit.
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur > 128)
+    s.options.limits.max_connections =
+        std::min<std::size_t>(s.options.limits.max_connections, limit.rlim_cur - 64);
+  s.arm(s.listen_fd, EPOLLIN, kListen, EPOLL_CTL_ADD);
+  s.arm(s.ready_fd, EPOLLIN, kReady, EPOLL_CTL_ADD);
+  epoll_event stop_event{};
+  stop_event.events = EPOLLIN;  // level-triggered: every worker sees it
+  stop_event.data.u64 = kStop;
+  epoll_ctl(s.epoll_fd, EPOLL_CTL_ADD, s.stop_fd, &stop_event);
+  return s.options.port;
+}
+
+bool ConnectionFront::run() {
+  State& s = *state_;
+  if (s.listen_fd < 0) return false;
+  std::thread timer([&s] { s.timer_loop(); });
+  std::vector<std::thread> workers;
+  for (std::size_t i = 1; i < std::max<std::size_t>(1, s.options.threads); ++i)
+    workers.emplace_back([&s] { s.worker(); });
+  s.worker();
+  for (auto& w : workers)
+    w.join();
+  {
+    const std::lock_guard lock(s.timer_mutex);
+    s.stopping = true;
+  }
+  s.timer_cv.notify_all();
+  timer.join();
+  // Delays under way end without an answer; every connection is closed.
+  const std::lock_guard lock(s.registry_mutex);
+  for (auto& [id, conn] : s.conns)
+    close(conn->fd);
+  s.conns.clear();
+  return true;
+}
+
+void ConnectionFront::stop() {
+  State& s = *state_;
+  {
+    const std::lock_guard lock(s.timer_mutex);
+    s.stopping = true;
+  }
+  s.timer_cv.notify_all();
+  if (s.stop_fd >= 0) {
+    const std::uint64_t one = 1;
+    (void)!write(s.stop_fd, &one, sizeof one);
+  }
+}
+
+}  // namespace entimg::mock::detail
