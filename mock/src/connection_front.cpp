@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "entimg/common/ascii.hpp"
@@ -52,14 +53,14 @@ struct Conn {
 
   // Shared with the timer thread and other workers, under `mutex`.
   std::mutex mutex;
-  bool busy = false;  // a worker is serving it; nobody else touches the fields below
-  bool wake = false;  // something happened while it was busy: serve it again before letting go
+  bool busy = false;         // a worker is serving it; nobody else touches the fields below
+  bool wake = false;         // something happened while it was busy: serve it again before letting go
+  std::uint32_t missed = 0;  // the epoll events that came meanwhile
   bool closed = false;
   TimePoint deadline = kNever;   // when it must be looked at again
   TimePoint scheduled = kNever;  // the timer entry that stands for it
 
   // Owned by the worker that holds `busy`.
-  std::uint32_t interest = 0;
   TimePoint next_deadline = kNever;
   std::string in;
   RequestParser parser;
@@ -67,6 +68,7 @@ struct Conn {
   TimePoint request_began{}, last_read{}, idle_since{};
   bool continue_sent = false;
   bool peer_eof = false;
+  bool hung_up = false;    // the client shut its side (or reset): a delay under way ends
   bool maybe_more = true;  // the socket may hold bytes not read yet
   // The answer being written: head, then body (trickled when `trickle` > 0).
   std::string out_head, out_body;
@@ -98,14 +100,18 @@ void set_nonblocking(int fd) {
   if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
-std::string plain_answer(int status, std::string_view message, bool close) {
-  std::string body =
-      std::to_string(status) + " " + std::string(reason_phrase(status)) + "\n" + std::string(message) + "\n";
-  std::string out =
-      "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason_phrase(status)) +
-      "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + std::to_string(body.size()) +
-      "\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n";
-  return out + body;
+// The answer to a request the front refuses: nginx's page for a body over --max-body (as documented for
+// that flag), else the status and a line naming the limit or the fault; the connection closes after it.
+std::string refusal(int status, std::string_view message) {
+  HttpResponse r = failure_response(413);
+  if (status != 413) {
+    r.content_type = "text/plain; charset=utf-8";
+    r.body = std::to_string(status) + " " + std::string(reason_phrase(status)) + "\n" + std::string(message) +
+             "\n";
+  }
+  return "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason_phrase(status)) +
+         "\r\nContent-Type: " + r.content_type + "\r\nContent-Length: " + std::to_string(r.body.size()) +
+         "\r\nConnection: close\r\n\r\n" + r.body;
 }
 
 bool no_body_status(int status) {
@@ -266,6 +272,7 @@ void ConnectionFront::State::worker() {
         if (conn->closed) continue;
         if (conn->busy) {
           conn->wake = true;
+          conn->missed |= events[i].events;
           continue;
         }
         conn->busy = true;
@@ -286,8 +293,8 @@ void ConnectionFront::State::accept_all() {
         close(reserve_fd);
         fd = accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd >= 0) {
-          const std::string refusal = plain_answer(503, "the mock has no file descriptor left", true);
-          (void)!send(fd, refusal.data(), refusal.size(), MSG_NOSIGNAL);
+          const std::string answer = refusal(503, "the mock has no file descriptor left");
+          (void)!send(fd, answer.data(), answer.size(), MSG_NOSIGNAL);
           close(fd);
         }
         reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -300,12 +307,10 @@ void ConnectionFront::State::accept_all() {
     {
       const std::lock_guard lock(registry_mutex);
       if (conns.size() >= options.limits.max_connections) {
-        const std::string refusal =
-            plain_answer(503,
-                         "more than " + std::to_string(options.limits.max_connections) +
-                             " connections (--max-connections)",
-                         true);
-        (void)!send(fd, refusal.data(), refusal.size(), MSG_NOSIGNAL);
+        const std::string answer =
+            refusal(503, "more than " + std::to_string(options.limits.max_connections) +
+                             " connections (--max-connections)");
+        (void)!send(fd, answer.data(), answer.size(), MSG_NOSIGNAL);
         close(fd);
         continue;
       }
@@ -314,12 +319,16 @@ void ConnectionFront::State::accept_all() {
     }
     const TimePoint now = Clock::now();
     conn->idle_since = conn->last_progress = now;
-    conn->interest = EPOLLIN | EPOLLRDHUP;
     {
       const std::lock_guard lock(conn->mutex);
       conn->deadline = now + Millis(options.limits.head_timeout_ms);
       schedule_locked(*conn);
-      arm(fd, conn->interest, conn->id, EPOLL_CTL_ADD);
+      // Edge-triggered and registered once: an event comes when bytes arrive or room to write opens,
+      // and one that comes while a worker serves the connection makes that worker go round again.
+      epoll_event ev{};
+      ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+      ev.data.u64 = conn->id;
+      epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
     }
   }
 }
@@ -335,13 +344,12 @@ void ConnectionFront::State::claimed(const std::shared_ptr<Conn>& conn, std::uin
     }
     if (c.wake) {
       c.wake = false;
-      events = 0;
+      events = std::exchange(c.missed, 0);
       continue;
     }
     c.busy = false;
     c.deadline = c.next_deadline;
     schedule_locked(c);
-    arm(c.fd, c.interest, c.id);
     return;
   }
 }
@@ -480,14 +488,18 @@ void ConnectionFront::State::admit(Conn& c, ParsedRequest parsed) {
 }
 
 // Moves a connection on as far as it can go without waiting: writes what is queued, answers what is
-// whole, reads what is there. Leaves in c.interest and c.next_deadline what to wait for next.
+// whole, reads what is there (until the socket is empty, so that the next byte brings an edge). Leaves
+// in c.next_deadline when it must be looked at again if no byte comes.
 void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
   thread_local std::vector<char> chunk(kReadChunk);
   TimePoint now = Clock::now();
   c.next_deadline = kNever;
   if (events & EPOLLIN) c.maybe_more = true;
   if ((events & EPOLLERR) || ((events & EPOLLHUP) && !(events & EPOLLIN))) return close_conn(c);
-  if (events & EPOLLRDHUP) c.maybe_more = true;  // the end of the stream is there to be read
+  if (events & (EPOLLRDHUP | EPOLLHUP)) {
+    c.maybe_more = true;  // the end of the stream is there to be read
+    c.hung_up = true;
+  }
   for (;;) {
     if (c.lingering) {
       for (;;) {
@@ -495,7 +507,6 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
         if (n > 0 && (c.discarded += static_cast<std::size_t>(n)) < kLingerBytes) continue;
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && now < c.linger_until) {
-          c.interest = EPOLLIN | EPOLLRDHUP;
           c.next_deadline = c.linger_until;
           return;
         }
@@ -507,7 +518,6 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
       if (result == Flush::failed) return close_conn(c);
       if (result == Flush::blocked || result == Flush::tick) {
         if (now - c.last_progress >= Millis(options.limits.send_timeout_ms)) return close_conn(c);
-        c.interest = result == Flush::blocked ? std::uint32_t{EPOLLOUT} : 0u;
         c.next_deadline =
             result == Flush::tick ? c.next_tick : c.last_progress + Millis(options.limits.send_timeout_ms);
         return;
@@ -527,12 +537,10 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
     if (c.pending) {
       // A delay ends at its time, or when the client shuts its side (it left, or it waits for the
       // answer of a half-closed request: either way there is nothing more to wait for).
-      if (now < c.delay_until && !c.peer_eof && !(events & (EPOLLRDHUP | EPOLLHUP))) {
-        c.interest = EPOLLRDHUP;
+      if (now < c.delay_until && !c.peer_eof && !c.hung_up) {
         c.next_deadline = c.delay_until;
         return;
       }
-      if (events & (EPOLLRDHUP | EPOLLHUP)) c.peer_eof = true;
       HttpRequest request = std::move(*c.pending);
       c.pending.reset();
       answer(c, request, c.pending_plan, c.pending_minor, c.pending_keep_alive, c.admitted_at);
@@ -547,7 +555,7 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
     }
     if (state == RequestParser::State::failed) {
       const ParseError& error = c.parser.error();
-      c.out_head = plain_answer(error.status, error.message, true);
+      c.out_head = refusal(error.status, error.message);
       c.head_sent = 0;
       c.close_after = true;
       continue;
@@ -574,10 +582,8 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
     if (c.timing &&
         (in_body ? now - c.last_read : now - c.request_began) >= Millis(options.limits.head_timeout_ms)) {
       c.out_head =
-          plain_answer(408,
-                       std::string(in_body ? "the body paused" : "the request head took") + " longer than " +
-                           std::to_string(options.limits.head_timeout_ms) + " ms (--head-timeout)",
-                       true);
+          refusal(408, std::string(in_body ? "the body paused" : "the request head took") + " longer than " +
+                           std::to_string(options.limits.head_timeout_ms) + " ms (--head-timeout)");
       c.head_sent = 0;
       c.close_after = true;
       continue;
@@ -589,7 +595,6 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
     if (!c.timing && now - c.idle_since >= idle_limit) return close_conn(c);
     if (c.peer_eof) return close_conn(c);  // the client is done: answered all it sent, or left mid-request
     if (!c.maybe_more) {
-      c.interest = EPOLLIN | EPOLLRDHUP;
       c.next_deadline = !c.timing ? c.idle_since + idle_limit
                         : in_body ? c.last_read + Millis(options.limits.head_timeout_ms)
                                   : c.request_began + Millis(options.limits.head_timeout_ms);
@@ -598,7 +603,7 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
     const ssize_t n = recv(c.fd, chunk.data(), chunk.size(), 0);
     if (n > 0) {
       c.in.append(chunk.data(), static_cast<std::size_t>(n));
-      c.maybe_more = static_cast<std::size_t>(n) == chunk.size();
+      c.maybe_more = static_cast<std::size_t>(n) == chunk.size() || c.hung_up;  // read on to the end
       c.last_read = now;
       continue;
     }

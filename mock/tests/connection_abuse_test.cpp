@@ -1,0 +1,252 @@
+// The mock's connection front under abuse, on loopback: many connections, slow and endless senders,
+// oversized parts, pipelining, half-closes, abandoned delays. Each case stops by itself within seconds;
+// bench/connections.sh runs the same attacks at full size (10,000 connections) and measures them.
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "abuse/loopback.hpp"
+#include "entimg/mock/server.hpp"
+
+using namespace entimg::mock;
+using namespace entimg::mock::abuse;
+
+namespace {
+
+constexpr const char* kPage = "/edw/api/entities-images/";
+
+ServerOptions short_limits(std::size_t threads = 4) {
+  ServerOptions o = listen_on("127.0.0.1", 0, threads);
+  o.limits.head_timeout_ms = 1000;
+  o.limits.max_body = 1 << 20;
+  return o;
+}
+
+struct RunningMock {
+  explicit RunningMock(ServerOptions options = short_limits())
+      : server(std::make_shared<Service>(make_generated_dataset(1000, 1)), std::move(options)) {
+    server.start();
+  }
+  int port() const { return server.port(); }
+  MockServer server;
+};
+
+// Sends `bytes` (ignoring a refusal part-way: the server may answer and close before it has them all),
+// then reads one answer.
+Answer send_then_read(int port, const std::string& bytes, Millis timeout = Millis(3000)) {
+  const int fd = connect_to(port);
+  REQUIRE(fd >= 0);
+  send_all(fd, bytes, timeout);
+  std::string carry;
+  Answer a = read_answer(fd, carry, timeout);
+  close(fd);
+  return a;
+}
+
+// A fresh client is answered while something else goes on.
+void fresh_client_is_answered(int port) {
+  const ProbeResult r = probe(port, 10, Millis(10), Millis(3000));
+  INFO("p99 " << r.percentile(99) << " ms");
+  CHECK(r.errors == 0);
+  CHECK(r.percentile(99) <
+        2000);  // generous: sanitizer builds on a shared machine; bench/connections.sh measures
+}
+
+}  // namespace
+
+TEST_CASE("a thousand idle keep-alive connections and 200 slowloris ones keep no fresh client waiting",
+          "[abuse]") {
+  RunningMock mock;
+  const std::size_t rss_before = rss_kib();
+  std::vector<int> idle = open_many(mock.port(), 1000, get_request(kPage));
+  REQUIRE(idle.size() == 1000);
+  CHECK(read_one_answer_each(idle, Millis(5000)));
+  std::vector<int> slow =
+      open_many(mock.port(), 200, "GET /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\n");
+  REQUIRE(slow.size() == 200);
+  std::atomic<bool> done{false};
+  std::thread trickle([&] {  // one byte a connection every 100 ms: slower than any head may take
+    while (!done) {
+      for (const int fd : slow)
+        (void)!send(fd, "X", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+      std::this_thread::sleep_for(Millis(100));
+    }
+  });
+  fresh_client_is_answered(mock.port());
+  // Each slow head gets 408 once --head-timeout (1 s here) has passed, then a close.
+  int timed_out = 0;
+  for (const int fd : slow) {
+    std::string carry;
+    timed_out += read_answer(fd, carry, Millis(5000)).status == 408;
+  }
+  done = true;
+  trickle.join();
+  CHECK(timed_out == 200);
+  fresh_client_is_answered(mock.port());
+  CHECK(rss_kib() - std::min(rss_kib(), rss_before) < 128 * 1024);
+  close_all(slow);
+  close_all(idle);
+}
+
+TEST_CASE("a thousand clients connecting at once are all answered", "[abuse]") {
+  RunningMock mock(short_limits(2));
+  std::vector<int> fds = open_many(mock.port(), 1000, get_request(kPage, true));
+  REQUIRE(fds.size() == 1000);
+  CHECK(read_one_answer_each(fds, Millis(10000)));
+  close_all(fds);
+}
+
+TEST_CASE("oversized and endless parts of a request are answered at once, then closed", "[abuse]") {
+  RunningMock mock;
+  const std::string start = "GET /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\n";
+  std::string flood = start;
+  for (int i = 0; i < 20000; ++i)
+    flood += "X-Flood: " + std::to_string(i) + "\r\n";
+  const std::string post =
+      "POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const struct {
+    const char* what;
+    std::string bytes;
+    int status;
+  } cases[] = {
+      {"a request line without its end", "GET /" + std::string(200000, 'a'), 414},
+      {"a header line without its end", start + "X-Long: " + std::string(200000, 'b'), 431},
+      {"20,000 header lines", flood, 431},
+      {"a head larger than --max-head",
+       start +
+           [] {
+             std::string h;
+             for (int i = 0; i < 40; ++i)
+               h += "X-" + std::to_string(i) + ": " + std::string(4000, 'c') + "\r\n";
+             return h;
+           }(),
+       431},
+      {"a chunk-size line without its end", post + std::string(100000, '1'), 400},
+      {"a GET announcing a 256 MiB body", start + "Content-Length: 268435456\r\n\r\n", 413},
+      {"a chunked body above --max-body", post + "200000\r\n" + std::string(0x200000, 'd'), 413},
+      {"a chunk size that is not hexadecimal", post + "zz\r\n", 400},
+      {"both Content-Length and Transfer-Encoding",
+       start + "Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400},
+      {"a folded header line", start + "X-A: b\r\n c\r\n\r\n", 400},
+      {"HTTP/2.0", "GET / HTTP/2.0\r\n\r\n", 505},
+      {"a request line of two words", "GET /\r\n\r\n", 400},
+      {"a control character in a header value",
+       start + "X-A: b\x01"
+               "c\r\n\r\n",
+       400},
+  };
+  for (const auto& c : cases) {
+    INFO(c.what);
+    const int fd = connect_to(mock.port());
+    REQUIRE(fd >= 0);
+    send_all(fd, c.bytes, Millis(3000));
+    std::string carry;
+    CHECK(read_answer(fd, carry, Millis(3000)).status == c.status);
+    CHECK(closed_within(fd, Millis(4000)));
+    close(fd);
+  }
+  fresh_client_is_answered(mock.port());
+}
+
+TEST_CASE("pipelined requests are all answered, in order", "[abuse]") {
+  RunningMock mock;
+  std::string ten;
+  for (int limit = 1; limit <= 10; ++limit)
+    ten += get_request(std::string(kPage) + "?limit=" + std::to_string(limit));
+  const int fd = connect_to(mock.port());
+  REQUIRE(send_all(fd, ten));
+  std::string carry;
+  for (int limit = 1; limit <= 10; ++limit) {
+    const Answer a = read_answer(fd, carry);
+    REQUIRE(a.status == 200);
+    CHECK(a.body.find("?limit=" + std::to_string(limit) + "&offset=" + std::to_string(limit)) !=
+          std::string::npos);
+  }
+  close(fd);
+}
+
+TEST_CASE("a half-closed request is answered; HTTP/1.0 is answered and closed", "[abuse]") {
+  RunningMock mock;
+  {
+    const int fd = connect_to(mock.port());
+    REQUIRE(send_all(fd, get_request(kPage)));
+    shutdown(fd, SHUT_WR);  // what `nc -N` and HTTP/1.0 tools do after the request
+    std::string carry;
+    CHECK(read_answer(fd, carry).status == 200);
+    CHECK(closed_within(fd, Millis(2000)));
+    close(fd);
+  }
+  {
+    const int fd = connect_to(mock.port());
+    REQUIRE(send_all(fd, "GET /edw/api/entities-images/?limit=2 HTTP/1.0\r\n\r\n"));
+    std::string carry;
+    const Answer a = read_answer(fd, carry);
+    CHECK(a.status == 200);
+    CHECK(a.head.find("Connection: close\r\n") != std::string::npos);
+    CHECK(closed_within(fd, Millis(2000)));
+    close(fd);
+  }
+  {
+    const int fd = connect_to(mock.port());
+    REQUIRE(send_all(fd, "GET /edw/api/entities-images/ HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
+    std::string carry;
+    const Answer a = read_answer(fd, carry);
+    CHECK(a.head.find("Connection: keep-alive\r\n") != std::string::npos);
+    REQUIRE(send_all(fd, "GET /edw/api/entities-images/ HTTP/1.0\r\n\r\n"));
+    CHECK(read_answer(fd, carry).status == 200);
+    close(fd);
+  }
+}
+
+TEST_CASE("a head not whole within --head-timeout gets 408 and a close; a silent connection is closed",
+          "[abuse]") {
+  RunningMock mock;
+  const int fd = connect_to(mock.port());
+  REQUIRE(send_all(fd, "GET /edw/api/entities-images/ HTTP/1.1\r\nHost"));
+  std::string carry;
+  CHECK(read_answer(fd, carry, Millis(3000)).status == 408);
+  CHECK(closed_within(fd, Millis(3000)));
+  close(fd);
+  const int silent = connect_to(mock.port());
+  CHECK(closed_within(silent, Millis(3000)));
+  close(silent);
+}
+
+TEST_CASE("delays hold no worker: abandoned ones are let go, and one above --max-delay is refused",
+          "[abuse]") {
+  RunningMock mock(short_limits(2));
+  // 200 requests delayed 20 s on two workers, then their clients leave.
+  std::vector<int> delayed =
+      open_many(mock.port(), 200, get_request(kPage, false, "X-Mock-Latency: 20000\r\n"));
+  REQUIRE(delayed.size() == 200);
+  fresh_client_is_answered(mock.port());
+  close_all(delayed);
+  fresh_client_is_answered(mock.port());
+  // A delay is kept, and ends when it is due.
+  const auto started = std::chrono::steady_clock::now();
+  const Answer slow = send_then_read(mock.port(), get_request(kPage, true, "X-Mock-Latency: 300\r\n"));
+  CHECK(slow.status == 200);
+  CHECK(std::chrono::steady_clock::now() - started >= Millis(300));
+  const Answer refused = send_then_read(mock.port(), get_request(kPage, true, "X-Mock-Latency: 60001\r\n"));
+  CHECK(refused.status == 400);
+  CHECK(refused.body.find("--max-delay") != std::string::npos);
+}
+
+TEST_CASE("Expect: 100-continue gets the interim answer before the body is sent", "[abuse]") {
+  RunningMock mock;
+  const int fd = connect_to(mock.port());
+  REQUIRE(send_all(fd,
+                   "POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+                   "Content-Type: application/json\r\nExpect: 100-continue\r\n\r\n"));
+  char interim[64] = {};
+  const ssize_t n = recv(fd, interim, sizeof interim - 1, 0);
+  CHECK(std::string(interim, static_cast<std::size_t>(std::max<ssize_t>(n, 0))) ==
+        "HTTP/1.1 100 Continue\r\n\r\n");
+  REQUIRE(send_all(fd, "{}\r\n"));
+  std::string carry;
+  CHECK(read_answer(fd, carry).status == 403);  // anonymous: DRF's IsAuthenticatedOrReadOnly
+  close(fd);
+}
