@@ -52,10 +52,10 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-# start_mock RECORDS: sets MOCK_PID and MOCK_PORT once the mock prints its listening line.
+# start_mock RECORDS: sets MOCK_PID and MOCK_PORT once the mock prints its listening line ($MOCK_EXTRA: more flags).
 start_mock() {
   local records=$1 out="$BENCH_TMP/mock-$1-$RANDOM.log" deadline
-  "$MOCK" --host 127.0.0.1 --port 0 --records "$records" --seed "$SEED" --quiet >"$out" 2>&1 &
+  "$MOCK" --host 127.0.0.1 --port 0 --records "$records" --seed "$SEED" --quiet ${MOCK_EXTRA:-} >"$out" 2>&1 &
   MOCK_PID=$!
   STARTED_PIDS+=("$MOCK_PID")
   deadline=$((SECONDS + 60))
@@ -163,7 +163,7 @@ parse_wrk() {
 # sees wrk).
 measure() {
   local name=$1 url=$2 conns=$3; shift 3
-  local threads=$((conns < 2 ? 1 : 2)) out="$BENCH_TMP/wrk-$name-$conns-$RANDOM.txt"
+  local threads=${WRK_THREADS:-$((conns < 2 ? 1 : 2))} out="$BENCH_TMP/wrk-$name-$conns-$RANDOM.txt"
   local ticks0 ticks1 opens0 opens1 over0 over1 t0 t1 wrk_pid
   ticks0=$(cpu_ticks "$@"); opens0=$(passive_opens); over0=$(listen_overflows); t0=$EPOCHREALTIME
   wrk -t"$threads" -c"$conns" -d"${DURATION}s" --timeout 2s --latency "$url" >"$out" 2>&1 &

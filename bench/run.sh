@@ -163,12 +163,41 @@ p99_32=$(paired_ratio mock nginx 32 3)
 p50_1=$(paired_ratio mock nginx 1 2)
 p50_32=$(paired_ratio mock nginx 32 2)
 stop_pid "$NGINX_PID"
+# 1b. The figure issue 10 quotes: nginx with one worker, driven (like the mock) by one wrk thread.
+workers_asked=$NGINX_WORKERS
+NGINX_WORKERS=1
+start_nginx "$BENCH_TMP/page.json"
+NGINX_WORKERS=$workers_asked
+one_url="http://127.0.0.1:$NGINX_PORT$PAGE_PATH$PAGE_QUERY"
+one_pids=$(server_pids "$NGINX_PID")
+warm "$one_url"
+WRK_THREADS=1 compare mock_1t "$small_url" "$small_pid" nginx_1w "$one_url" "$one_pids" 32
+echo "  one wrk thread, 32 connections: mock $(med mock_1t 32 1) req/s, nginx with one worker" \
+  "$(med nginx_1w 32 1) req/s (ratio $(paired_ratio mock_1t nginx_1w 32 1))"
+one_worker_ratio=$(paired_ratio mock_1t nginx_1w 32 1)
+stop_pid "$NGINX_PID"
 stop_pid "$small_pid"
+# 1c. The same page computed on every request (--memo-bytes 0): what the service itself costs.
+MOCK_EXTRA="--memo-bytes 0" start_mock "$SMALL_RECORDS"
+computed_pid=$MOCK_PID
+computed_url="http://127.0.0.1:$MOCK_PORT$PAGE_PATH$PAGE_QUERY"
+start_nginx "$BENCH_TMP/page.json"
+nginx_url="http://127.0.0.1:$NGINX_PORT$PAGE_PATH$PAGE_QUERY"
+warm "$computed_url"
+for conns in 1 32; do
+  compare computed "$computed_url" "$computed_pid" nginx_c "$nginx_url" "$(server_pids "$NGINX_PID")" "$conns"
+done
+computed1=$(paired_ratio computed nginx_c 1 1)
+computed32=$(paired_ratio computed nginx_c 32 1)
+echo "  every answer computed (--memo-bytes 0): mock/nginx $computed1 at 1 connection, $computed32 at 32"
+stop_pid "$NGINX_PID"
+stop_pid "$computed_pid"
 
 # 2. First page vs a page near the end of the large collection.
 echo
 echo "== 2. mock ($BIG_RECORDS records): first page vs GET $PAGE_PATH$DEEP_QUERY, 32 connections"
-start_mock "$BIG_RECORDS"
+# Paging cost is what this measures, so every answer is computed.
+MOCK_EXTRA="--memo-bytes 0" start_mock "$BIG_RECORDS"
 big_pid=$MOCK_PID
 first_url="http://127.0.0.1:$MOCK_PORT$PAGE_PATH"
 deep_url="http://127.0.0.1:$MOCK_PORT$PAGE_PATH$DEEP_QUERY"
@@ -213,6 +242,9 @@ summary() {
   printf '  %-46s %10s  %-9s %s\n' measure value target result
   target "req/s mock/nginx, 32 connections" "$rps32" ">=" 0.8
   target "req/s mock/nginx, 1 connection" "$rps1" ">=" 0.9
+  printf '  %-46s %10s  %-9s %s\n' "req/s mock/nginx 1 worker, 1 wrk thread, 32 conns" "$one_worker_ratio" "-" "(context)"
+  printf '  %-46s %10s  %-9s %s\n' "req/s computed/nginx, 1 conn (--memo-bytes 0)" "$computed1" "-" "(context)"
+  printf '  %-46s %10s  %-9s %s\n' "req/s computed/nginx, 32 conns (--memo-bytes 0)" "$computed32" "-" "(context)"
   target "p99 mock/nginx, 32 connections" "$p99_32" "<=" 2
   target "p99 mock/nginx, 1 connection" "$p99_1" "<=" 2
   target "req/s deep/first page ($BIG_RECORDS records)" "$deep_rps" ">=" 0.95

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
     if (live->dropped_entries() > 0)
       std::cerr << "entities-images-mock: " << o.state->string() << ": dropped " << live->dropped_entries()
                 << " entry(ies) a crash left half-written\n";
-    ServerOptions server_options{o.host, o.port, o.threads, o.faults, o.cors, o.log, o.limits, o.gzip};
+    ServerOptions server_options{o.host, o.port,   o.threads, o.faults,    o.cors,
+                                 o.log,  o.limits, o.gzip,    o.memo_bytes};
     MockServer server(std::make_shared<Service>(live, o.user), server_options);
     server.bind();
     std::cout << "listening on " << server.url() << "\n"

@@ -162,7 +162,7 @@ void declare_serving(CLI::App& app, Options& o) {
 }
 
 // Each limit a request and a connection must keep: its flag, its help, its range (docs/mock.md).
-void declare_limits(CLI::App& app, ConnectionLimits& l) {
+void declare_limits(CLI::App& app, ConnectionLimits& l, std::size_t& memo_bytes) {
   const auto size = [&app](const char* flag, auto& field, const char* help, std::uint64_t low,
                            std::uint64_t high) {
     app.add_option(flag, field, help)
@@ -203,6 +203,10 @@ void declare_limits(CLI::App& app, ConnectionLimits& l) {
       ->type_name("N")
       ->capture_default_str()
       ->transform(whole_number(1, 1'000'000, "a whole number from 1 to 1000000"));
+  size("--memo-bytes", memo_bytes,
+       "keep answers to repeated GET/HEAD requests (equal target and headers,\n"
+       "unchanged data) up to this many bytes; 0 computes every answer",
+       0, std::uint64_t{1} << 32);
 }
 
 void declare_faults(CLI::App& app, FaultOptions& faults) {
@@ -269,7 +273,7 @@ void declare_options(CLI::App& app, Options& o) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->group("Serving");
   declare_serving(app, o);
   app.option_defaults()->group("Limits (as nginx and gunicorn bound requests)");
-  declare_limits(app, o.limits);
+  declare_limits(app, o.limits, o.memo_bytes);
   app.option_defaults()->group("Latency and faults");
   declare_faults(app, o.faults);
   app.option_defaults()->group("Browsers and logs");

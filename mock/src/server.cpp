@@ -4,7 +4,9 @@
 #include <exception>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "connection_front.hpp"
 
@@ -18,6 +20,55 @@ std::size_t worker_count(std::size_t asked) {
   // moments one of them writes an upload to --state.
   return std::max(2u, std::thread::hardware_concurrency()) + 2;
 }
+
+// Answers to repeated requests on unchanged data. Whatever the service reads is in the key (method,
+// target, every header, the address), so an equal key at an equal data version has an equal answer.
+class AnswerMemo {
+ public:
+  explicit AnswerMemo(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+
+  static std::optional<std::string> key_of(const HttpRequest& request) {
+    if ((request.method != "GET" && request.method != "HEAD") || !request.body.empty()) return std::nullopt;
+    std::string key = request.method;
+    key.append(1, '\0').append(request.target).append(1, '\0').append(request.server_authority);
+    for (const auto& [name, value] : request.headers)
+      key.append(1, '\0').append(name).append(1, '\n').append(value);
+    return key;
+  }
+
+  std::optional<HttpResponse> find(const std::string& key, std::uint64_t version) {
+    const std::lock_guard lock(mutex_);
+    const auto it = answers_.find(key);
+    if (it == answers_.end() || it->second.version != version) return std::nullopt;
+    return it->second.response;
+  }
+
+  void keep(std::string key, std::uint64_t version, const HttpResponse& response) {
+    const std::size_t size = key.size() + response.body.size() + 256;
+    if (response.status != 200 || size > max_bytes_ / 16) return;
+    const std::lock_guard lock(mutex_);
+    if (bytes_ + size > max_bytes_) {  // full: start again rather than track an order
+      answers_.clear();
+      bytes_ = 0;
+    }
+    auto [it, added] = answers_.try_emplace(std::move(key), Entry{version, response});
+    if (added) {
+      bytes_ += size;
+    } else {
+      it->second = Entry{version, response};  // a newer version of the same request
+    }
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t version;
+    HttpResponse response;
+  };
+  std::size_t max_bytes_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, Entry> answers_;
+  std::size_t bytes_ = 0;
+};
 
 }  // namespace
 
@@ -43,6 +94,12 @@ struct MockServer::Impl final : detail::FrontHandler {
   }
 
   HttpResponse respond(const HttpRequest& request, const Plan& plan) override {
+    std::optional<std::string> key;
+    std::uint64_t version = 0;
+    if (memo && !plan.fail_status && (key = AnswerMemo::key_of(request))) {
+      version = data_version();
+      if (auto kept = memo->find(*key, version)) return std::move(*kept);
+    }
     HttpResponse response;
     if (plan.fail_status) {
       response = failure_response(*plan.fail_status);
@@ -58,6 +115,7 @@ struct MockServer::Impl final : detail::FrontHandler {
       }
     }
     wrap(request, response);
+    if (key) memo->keep(std::move(*key), version, response);
     return response;
   }
 
@@ -76,6 +134,8 @@ struct MockServer::Impl final : detail::FrontHandler {
   }
 
   RequestHandler handler;
+  std::function<std::uint64_t()> data_version;  // set for the service, whose answers the memo keeps
+  std::optional<AnswerMemo> memo;
   ServerOptions options;
   FaultPlanner planner;
   detail::ConnectionFront front;
@@ -86,7 +146,11 @@ struct MockServer::Impl final : detail::FrontHandler {
 
 MockServer::MockServer(std::shared_ptr<const Service> service, ServerOptions options)
     : MockServer([service](const HttpRequest& request) { return service->handle(request); },
-                 std::move(options)) {}
+                 std::move(options)) {
+  if (impl_->options.memo_bytes == 0) return;
+  impl_->data_version = [service] { return service->data_version(); };
+  impl_->memo.emplace(impl_->options.memo_bytes);
+}
 
 MockServer::MockServer(RequestHandler handler, ServerOptions options)
     : impl_(std::make_unique<Impl>(std::move(handler), std::move(options))) {}

@@ -187,6 +187,10 @@ Service::Service(std::shared_ptr<const Dataset> dataset, std::optional<User> use
 Service::Service(std::shared_ptr<LiveDataset> dataset, std::optional<User> user)
     : dataset_(std::move(dataset)), user_(std::move(user)) {}
 
+std::uint64_t Service::data_version() const {
+  return dataset_->created_count();  // records are only ever added
+}
+
 HttpResponse Service::handle(const HttpRequest& request) const {
   const std::string_view target = request.target;
   const std::size_t q = target.find('?');

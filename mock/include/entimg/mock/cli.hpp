@@ -24,11 +24,12 @@ struct Options {
   CorsOptions cors;  ///< --cors
   std::optional<User> user;  ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
   std::optional<std::filesystem::path> state;  ///< --state DIR: uploads kept on disk
-  ConnectionLimits limits;          ///< --max-body, --max-request-line, --head-timeout, ... (docs/mock.md)
-  bool gzip = false;                ///< --gzip: Django's GZipMiddleware
-  LogFormat log = LogFormat::text;  ///< --quiet: none, --log-json: json
-  std::optional<std::filesystem::path> config;  ///< --config FILE; flags on the command line win
-  bool help = false;                            ///< --help: print usage() and exit
+  ConnectionLimits limits;  ///< --max-body, --max-request-line, --head-timeout, ... (docs/mock.md)
+  bool gzip = false;        ///< --gzip: Django's GZipMiddleware
+  std::size_t memo_bytes = std::size_t{8} << 20;  ///< --memo-bytes: answers kept for repeated requests
+  LogFormat log = LogFormat::text;                ///< --quiet: none, --log-json: json
+  std::optional<std::filesystem::path> config;    ///< --config FILE; flags on the command line win
+  bool help = false;                              ///< --help: print usage() and exit
   bool version = false;
 };
 

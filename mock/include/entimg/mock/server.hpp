@@ -22,6 +22,9 @@ struct ServerOptions {
   /// --gzip: Django's GZipMiddleware in front of the view (gzip when asked, Vary: Accept-Encoding);
   /// without it no answer is compressed, as DRF sends none.
   bool gzip = false;
+  /// --memo-bytes: answers to repeated GET/HEAD requests (same target, every header the same) on
+  /// unchanged data are kept up to this many bytes and sent again; 0 computes every answer.
+  std::size_t memo_bytes = std::size_t{8} << 20;
 };
 
 /// Options with an address and a worker count, the rest left as they are by default.

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -17,6 +18,8 @@ class Service {
   explicit Service(std::shared_ptr<LiveDataset> dataset, std::optional<User> user = std::nullopt);
   /// Thread-safe: requests may be handled concurrently (uploads are serialised by the dataset).
   HttpResponse handle(const HttpRequest& request) const;
+  /// Changes whenever an answer may change (an upload): answers to equal requests at one version are equal.
+  std::uint64_t data_version() const;
 
  private:
   std::shared_ptr<LiveDataset> dataset_;
