@@ -89,7 +89,8 @@ constexpr ViewName kDetailName{"Entity Image Instance", "", kDetailAllow, ViewKi
 constexpr ViewName kRootName{"Api Root", "The default basic root view for DefaultRouter", kRootAllow,
                              ViewKind::Root};
 
-HttpResponse options_metadata(int indent, bool may_post, const ViewName& view = kListName) {
+// `action`: the method SimpleMetadata describes for this user (POST on the list, PUT on a record), or none.
+HttpResponse options_metadata(int indent, std::string_view action, const ViewName& view = kListName) {
   std::string body;
   JsonWriter w(body, indent);
   w.begin_object();
@@ -108,7 +109,7 @@ HttpResponse options_metadata(int indent, bool may_post, const ViewName& view = 
   w.string("application/x-www-form-urlencoded");
   w.string("multipart/form-data");
   w.end_array();
-  if (may_post) write_post_actions(w);
+  if (!action.empty()) write_actions(w, action);
   w.end_object();
   return view_response(200, std::move(body), view.allow);
 }
@@ -196,7 +197,7 @@ HttpResponse list_answer(LiveDataset& dataset, const ViewRequest& request, const
   // handler: the list route has get, post, head and options only (others 405).
   if (request.method == "GET" || request.method == "HEAD")
     return list_page(dataset, request, params, prelude.indent, prelude.html ? &controls : nullptr);
-  if (request.method == "OPTIONS") return options_metadata(prelude.indent, prelude.authenticated);
+  if (request.method == "OPTIONS") return options_metadata(prelude.indent, prelude.authenticated ? "POST" : "");
   if (!prelude.authenticated)
     return detail_error(403, "Authentication credentials were not provided.", prelude.indent);
   if (request.method != "POST")
@@ -206,7 +207,7 @@ HttpResponse list_answer(LiveDataset& dataset, const ViewRequest& request, const
 
 HttpResponse root_answer(const ViewRequest& request, const Prelude& prelude) {
   // APIRootView: AllowAny, and get only.
-  if (request.method == "OPTIONS") return options_metadata(prelude.indent, false, kRootName);
+  if (request.method == "OPTIONS") return options_metadata(prelude.indent, "", kRootName);
   if (request.method != "GET" && request.method != "HEAD")
     return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, kRootAllow);
   // reverse() with the request's format: the suffix carried over, a ?format= parameter preserved.
@@ -230,17 +231,21 @@ HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request, s
   const bool safe = request.method == "GET" || request.method == "HEAD" || request.method == "OPTIONS";
   if (!safe && !prelude.authenticated)
     return detail_error(403, "Authentication credentials were not provided.", prelude.indent, kDetailAllow);
-  if (request.method == "OPTIONS") return options_metadata(prelude.indent, false, kDetailName);
   if (request.method != "PUT" && request.method != "PATCH" && request.method != "DELETE" && !safe)
     return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, kDetailAllow);
-  if (!safe)
-    return detail_error(501, "entities-images-mock does not change records yet (updates are planned).",
-                        prelude.indent, kDetailAllow);
   // get_object(): the pk as Django's IntegerField reads it (Python's int()); anything else is 404.
   std::optional<Record> record;
   if (const auto n = parse_python_int(pk); n && !n->negative)
     if (const auto id = as_int64(*n)) record = dataset.find_by_id(*id);
+  // SimpleMetadata describes PUT for a user when get_object() finds the record (a 404 leaves it out).
+  if (request.method == "OPTIONS")
+    return options_metadata(prelude.indent, prelude.authenticated && record ? "PUT" : "", kDetailName);
+  if (request.method == "PUT" || request.method == "PATCH")
+    if (auto failure = nested_update_prelude(request, prelude.indent)) return std::move(*failure);
   if (!record) return detail_error(404, "Not found.", prelude.indent, kDetailAllow);
+  if (!safe)
+    return detail_error(501, "entities-images-mock does not change records yet (updates are planned).",
+                        prelude.indent, kDetailAllow);
   std::string body, scratch;
   JsonWriter w(body, prelude.indent);
   write_record(w, *record, request.origin + "/media/", scratch);

@@ -152,7 +152,7 @@ void write_record(JsonWriter& w, const Record& r, std::string_view media_prefix,
 
 // SimpleMetadata (reference §3.4): "actions" only for a user allowed to POST, one entry a serializer
 // field in order, as DRF 3.14 describes them.
-void write_post_actions(JsonWriter& w) {
+void write_actions(JsonWriter& w, std::string_view method) {
   struct Field {
     const char* name;
     const char* type;
@@ -179,7 +179,7 @@ void write_post_actions(JsonWriter& w) {
   };
   w.key("actions");
   w.begin_object();
-  w.key("POST");
+  w.key(method);
   w.begin_object();
   for (const Field& f : kFields) {
     w.key(f.name);

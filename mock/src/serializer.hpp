@@ -20,8 +20,9 @@ namespace entimg::mock::detail {
 /// `scratch` is reused between records.
 void write_record(JsonWriter& w, const Record& r, std::string_view media_prefix, std::string& scratch);
 
-/// SimpleMetadata's "actions": {"POST": {…}}: one entry a serializer field, as DRF 3.14 describes them.
-void write_post_actions(JsonWriter& w);
+/// SimpleMetadata's "actions": {"POST": {…}} (or "PUT" on the detail route): one entry a serializer
+/// field, as DRF 3.14 describes them; the same serializer describes both.
+void write_actions(JsonWriter& w, std::string_view method = "POST");
 
 // One value of request.data as a serializer field meets it: from a form (text or an uploaded file) or
 // from a JSON body (any JSON value).

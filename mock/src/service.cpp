@@ -244,9 +244,11 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   view.url.origin_and_path = view.origin + view.path;
   view.url.params = common::parse_query(query);
   if (resolved.route == Route::Root) return detail::root_view(view);
+  // edw's retrieve ignores the entity; its update() on the nested route reads it.
+  if (resolved.route == Route::NestedList || resolved.route == Route::NestedDetail)
+    view.entity_pk = resolved.entity_pk;
   if (resolved.route == Route::Detail || resolved.route == Route::NestedDetail)
-    return detail::detail_view(*dataset_, view, resolved.pk);  // edw's retrieve ignores the entity
-  if (resolved.route == Route::NestedList) view.entity_pk = resolved.entity_pk;
+    return detail::detail_view(*dataset_, view, resolved.pk);
   return detail::list_view(*dataset_, view);
 }
 

@@ -173,4 +173,28 @@ HttpResponse create(LiveDataset& dataset, const ViewRequest& request, int indent
   return create_from_body(dataset, request, parser, indent);
 }
 
+std::optional<HttpResponse> nested_update_prelude(const ViewRequest& request, int indent) {
+  if (!request.entity_pk) return std::nullopt;
+  std::optional<HttpResponse> failure;
+  if (!request.has_body) {
+    // request.data is {} (an immutable QueryDict when the type is a form's, which refuses the entity).
+    const std::string_view type = select_parser(request.content_type.value_or(""));
+    if (type == "multipart/form-data" || type == "application/x-www-form-urlencoded") failure = server_error();
+  } else {
+    const std::string sent = request.content_type.value_or("");
+    const std::string_view parser = select_parser(sent);
+    RequestData data;
+    MultipartResult multipart;
+    if (parser.empty())
+      failure = detail_error(415, "Unsupported media type \"" + sent + "\" in request.", indent);
+    else if (!(failure = parse_request_data(request, parser, indent, multipart, data)))
+      failure = set_entity_from_path(request, parser, multipart, data);
+  }
+  // The answer comes from the detail view, so it names the detail route's methods.
+  if (failure)
+    for (auto& [name, value] : failure->headers)
+      if (name == "Allow") value = kDetailAllow;
+  return failure;
+}
+
 }  // namespace entimg::mock::detail

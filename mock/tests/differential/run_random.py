@@ -60,11 +60,16 @@ def _accept_ties(request):
 # is counted under its name; one that matches and does not differ counts as identical.
 #  name                      predicate on the request                                   why
 KNOWN = [
-    ("detail-update-not-built", lambda r: r.method in ("PUT", "PATCH", "DELETE", "OPTIONS") and DETAIL.match(r.target)
+    ("content-type-left-empty", lambda r: r.body and not any(line.lower().startswith("content-type:") and
+                                                            line.partition(":")[2].strip() for line in r.headers),
+     "a body without a Content-Type: the DRF stand-in runs on Django's development server, whose wsgiref fills in "
+     "CONTENT_TYPE 'text/plain', so DRF's 415 names \"text/plain\"; gunicorn and uWSGI, which deployments run, leave "
+     "it empty, and so does the mock (its 415 names \"\")"),
+    ("detail-update-not-built", lambda r: r.method in ("PUT", "PATCH", "DELETE") and DETAIL.match(r.target)
      and any(line.lower().startswith("authorization:") for line in r.headers),
-     "updates on the detail route are not built (docs/mock.md): the mock answers the user's PUT/PATCH/DELETE there "
-     "501 saying so where DRF answers 404 for a missing record (the generator sends no others: DRF would change "
-     "its data), and its OPTIONS for the user lists no PUT action"),
+     "updates of a record that exists are not built (docs/mock.md): the mock answers the user's PUT/PATCH/DELETE "
+     "there 501 saying so (the generator sends them only to missing records, which both answer 404: DRF would "
+     "change its data)"),
     ("media-not-in-replica", lambda r: r.target.startswith("/media/"),
      "the DRF stand-in has no /media/ route: a deployment's web server serves the files, and the mock answers "
      "there as nginx's static files do (pictures for GET/HEAD, 405 otherwise)"),
