@@ -30,7 +30,8 @@ $BUILD && build_release entities-images-mock
 [[ -x $MOCK ]] || die "no mock binary in build/release (run without --no-build)"
 CLK_TCK=$(getconf CLK_TCK)
 
-start_mock 300000
+# Every answer computed: the memo would serve this one URL from memory.
+MOCK_EXTRA="--memo-bytes 0" start_mock 300000
 url="http://127.0.0.1:$MOCK_PORT/edw/api/entities-images/?offset=120000"
 warm "$url"
 measure alone "$url" 8 "$MOCK_PID"

@@ -31,7 +31,7 @@ command -v wrk >/dev/null || die "wrk not found (ci/setup.sh installs it)"
 $BUILD && build_release entities-images-mock
 [[ -x $MOCK ]] || die "no mock binary in build/release (run without --no-build)"
 
-"$MOCK" --port 0 --records 300000 --seed "$SEED" --user bench:bench --quiet >"$BENCH_TMP/mock.out" 2>&1 &
+"$MOCK" --port 0 --records 300000 --seed "$SEED" --user bench:bench --quiet --memo-bytes 0 >"$BENCH_TMP/mock.out" 2>&1 &
 STARTED_PIDS+=($!)
 base=
 for _ in $(seq 200); do
