@@ -41,7 +41,7 @@ TEST_CASE("a check run: defaults", "[cli]") {
   CHECK(o.client.connect_timeout == std::chrono::seconds(5));
   CHECK_FALSE(o.seed_given);
   CHECK(o.progress);
-  CHECK_FALSE(o.junit);
+  CHECK(o.reports.empty());
   CHECK_FALSE(o.help);
 }
 
@@ -60,7 +60,7 @@ TEST_CASE("a check run: values, as separate words or after '='", "[cli]") {
   CHECK(o.client.rate == 2.5);
   CHECK(o.client.connect_timeout == std::chrono::milliseconds(500));
   CHECK(o.client.retries == 20);
-  CHECK(o.junit == std::filesystem::path("r.xml"));
+  CHECK(o.report_file("--junit") == std::filesystem::path("r.xml"));
   CHECK_FALSE(o.progress);
   CHECK(o.client.insecure);
 }
@@ -147,7 +147,7 @@ TEST_CASE("diff: a snapshot against the deployment or a second snapshot", "[cli]
   CHECK(p.options.client.base_url.empty());
   CHECK(p.options.ignore == std::vector<std::string>{"author", "file_size", "alt"});
   CHECK(p.options.strict_host);
-  CHECK(p.options.json == std::filesystem::path("d.json"));
+  CHECK(p.options.report_file("--json") == std::filesystem::path("d.json"));
   p = parse({"diff", "--snapshot", "old", "--base-url", "http://x", "--walk-limit", "1000"});
   REQUIRE(p.error.empty());
   CHECK(p.options.client.base_url == "http://x");

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Approval test of every report format (console, JUnit, JSON) against fixtures/golden/.
+"""Approval test of every report format (console, JUnit, JSON, HTML) against fixtures/golden/.
 
 Runs entities-images-contract against the mock (all rules pass) and against a broken variant (one
 rule fails), normalises what changes from run to run (ports, durations, timestamps, host names,
-source paths, the version) and compares with the approved files. --update rewrites the approved files.
+source paths, the version, the tool's and the report files' paths) and compares with the approved files. --update rewrites the approved files.
 """
 
 import argparse
@@ -30,10 +30,17 @@ NORMALISE = [
     # The version comes from CMake's project(); a release does not change what the reports say.
     (re.compile(r"entities-images-contract \d+\.\d+\.\d+"), "entities-images-contract {VERSION}"),
     (re.compile(r'"version": "\d+\.\d+\.\d+"'), '"version": "{VERSION}"'),
+    (re.compile(r"started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"), "started {TIME}"),
 ]
 
+# Each report file format: its option and the extension of its approved files.
+FORMATS = [("junit", "xml"), ("json", "json"), ("html", "html")]
 
-def normalise(text):
+
+def normalise(text, paths=()):
+    """paths: (literal, placeholder) pairs replaced first, e.g. the tool's own path in a command line."""
+    for literal, placeholder in paths:
+        text = text.replace(literal, placeholder)
     for pattern, replacement in NORMALISE:
         text = pattern.sub(replacement, text)
     return text
@@ -75,22 +82,26 @@ def main():
         ("fail", [args.broken, "--variant", "next-offset-off-by-one", "--port", "0", "--records", "300",
                   "--seed", "7"], 1),
     ]
+    compared = 0
     with tempfile.TemporaryDirectory() as tmp:
+        paths = [(args.contract, "{CONTRACT}"), (tmp, "{TMP}")]
         for name, server, expected_exit in cases:
+            files = {option: os.path.join(tmp, "%s.%s" % (name, ext)) for option, ext in FORMATS}
             with serve(server) as url:
-                junit, json_report = os.path.join(tmp, name + ".xml"), os.path.join(tmp, name + ".json")
-                code, out, err = run([args.contract, "--base-url", url, "--mode", "full", "--seed", "42",
-                                      "--no-progress", "--junit", junit, "--json", json_report])
+                command = [args.contract, "--base-url", url, "--mode", "full", "--seed", "42", "--no-progress"]
+                for option, path in files.items():
+                    command += ["--" + option, path]
+                code, out, err = run(command)
             if code != expected_exit:
                 fail("%s: exit %d, expected %d\n%s\n%s" % (name, code, expected_exit, out, err))
-            with open(junit, encoding="utf-8") as f:
-                junit_text = f.read()
-            with open(json_report, encoding="utf-8") as f:
-                json_text = f.read()
             ok &= compare(args.golden, "console-%s.txt" % name, normalise(out), args.update)
-            ok &= compare(args.golden, "junit-%s.xml" % name, normalise(junit_text), args.update)
-            ok &= compare(args.golden, "json-%s.json" % name, normalise(json_text), args.update)
-    print("%d passed, %d failed" % ((6, 0) if ok else (0, 1)))
+            compared += 1
+            for option, ext in FORMATS:
+                with open(files[option], encoding="utf-8") as f:
+                    text = f.read()
+                ok &= compare(args.golden, "%s-%s.%s" % (option, name, ext), normalise(text, paths), args.update)
+                compared += 1
+    print("%d passed, %d failed" % ((compared, 0) if ok else (0, 1)))
     sys.exit(0 if ok else 1)
 
 

@@ -1,8 +1,10 @@
 #pragma once
-// Reports of a run. None of them ever contains a request header: secrets stay out of CI logs.
+// Reports of a run. None of them ever contains a secret: a header from the environment is shown as
+// "$VAR" in a replay command, and answers that echo one were masked before any check read them.
 #include <ostream>
 #include <string>
 
+#include "entimg/contract/report_formats.hpp"
 #include "entimg/contract/runner.hpp"
 
 namespace entimg::contract {
@@ -13,6 +15,11 @@ void write_console_report(std::ostream& out, const RunReport& report, std::size_
 
 /// JSON report for machines: every rule with its status, counts, failures and notes.
 void write_json_report(std::ostream& out, const RunReport& report, std::string_view started_at);
+
+/// One self-contained HTML page (no script, no request): the verdict, how to repeat the run, every failure
+/// with expected/got, URL, pointer and a curl command replaying it, a line per rule with its source, and the
+/// DRF behaviours the run's requests exercised.
+void write_html_report(std::ostream& out, const RunReport& report, const RunContext& context);
 
 /// "PASS", "FAIL" or "SKIP" and why it was skipped.
 std::string status_of(const RuleOutcome& outcome, Mode mode);
