@@ -31,6 +31,12 @@ bool write_report_files(const CliOptions& o, const Write& write) {
   return ok;
 }
 
+// GitHub Actions sets GITHUB_ACTIONS=true; its workflow commands on stdout become annotations.
+bool in_github_actions() {
+  const char* actions = std::getenv("GITHUB_ACTIONS");
+  return actions != nullptr && std::string_view(actions) == "true";
+}
+
 // record and diff (docs/snapshots.md).
 int run_snapshot_command(CliOptions& o) {
   try {
@@ -131,6 +137,7 @@ int main(int argc, char** argv) {
     progress.finish();
     report.base_url = o.client.base_url;
     write_console_report(std::cout, report);
+    if (in_github_actions()) write_github_annotations(std::cout, report);
     if (!write_report_files(o, [&](const ReportFormat& format, const std::filesystem::path& file) {
           return format.write_run(report, context, file);
         }))
@@ -139,6 +146,8 @@ int main(int argc, char** argv) {
     return report.failed() > 0 ? 1 : 0;
   } catch (const std::exception& e) {
     std::cerr << "entities-images-contract: error: " << e.what() << "\n";
+    if (in_github_actions())
+      std::cout << "::error title=entities-images-contract::" << workflow_command_data(e.what()) << "\n";
     return 2;
   }
 }

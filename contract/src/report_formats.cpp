@@ -42,6 +42,12 @@ const std::vector<ReportFormat>& report_formats() {
          return to_file(file, [&](std::ostream& out) { write_html_report(out, report, context); });
        },
        {}},
+      {"--markdown",
+       "write GitHub-flavoured Markdown, e.g. into $GITHUB_STEP_SUMMARY",
+       [](const RunReport& report, const RunContext& context, const std::filesystem::path& file) {
+         return to_file(file, [&](std::ostream& out) { write_markdown_report(out, report, context); });
+       },
+       {}},
   };
   return formats;
 }

@@ -122,10 +122,7 @@ void write_coverage(std::ostream& out, const RunReport& report) {
          "classified as they were answered.</p>\n<table>\n<tr><th>behaviour</th><th>requests</th>"
          "<th>statuses</th><th>first request</th><th>source</th></tr>\n";
   for (const CoverageRow& row : report.coverage) {
-    std::string statuses;
-    for (const int status : row.statuses)
-      statuses +=
-          (statuses.empty() ? "" : ", ") + (status == 0 ? std::string("no answer") : std::to_string(status));
+    const std::string statuses = detail::statuses_of(row);
     out << "<tr" << (row.requests == 0 ? " class=\"none\"" : "") << "><td>" << h(row.behaviour)
         << "</td><td class=\"n\">"
         << (row.requests == 0 ? std::string("not exercised") : std::to_string(row.requests)) << "</td><td>"

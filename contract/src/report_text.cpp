@@ -96,6 +96,13 @@ std::string tally(const RunReport& report) {
          std::to_string(skipped) + " skipped";
 }
 
+std::string statuses_of(const CoverageRow& row) {
+  std::string text;
+  for (const int status : row.statuses)
+    text += (text.empty() ? "" : ", ") + (status == 0 ? std::string("no answer") : std::to_string(status));
+  return text;
+}
+
 std::optional<ExpectedGot> split_expected_got(std::string_view message) {
   constexpr std::string_view kExpected = "expected ", kGot = ", got ";
   const auto got = message.find(kGot);

@@ -39,6 +39,9 @@ std::string run_totals(const RunReport& report);
 /// "N passed, N failed, N skipped".
 std::string tally(const RunReport& report);
 
+/// A coverage row's statuses: "200, 404", "no answer" for 0.
+std::string statuses_of(const CoverageRow& row);
+
 struct ExpectedGot {
   std::string expected;
   std::string got;

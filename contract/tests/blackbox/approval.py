@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Approval test of every report format (console, JUnit, JSON, HTML) against fixtures/golden/.
+"""Approval test of every report format (console, GitHub annotations, JUnit, JSON, HTML, Markdown) against
+fixtures/golden/.
 
 Runs entities-images-contract against the mock (all rules pass) and against a broken variant (one
 rule fails), normalises what changes from run to run (ports, durations, timestamps, host names,
@@ -34,7 +35,7 @@ NORMALISE = [
 ]
 
 # Each report file format: its option and the extension of its approved files.
-FORMATS = [("junit", "xml"), ("json", "json"), ("html", "html")]
+FORMATS = [("junit", "xml"), ("json", "json"), ("html", "html"), ("markdown", "md")]
 
 
 def normalise(text, paths=()):
@@ -91,11 +92,16 @@ def main():
                 command = [args.contract, "--base-url", url, "--mode", "full", "--seed", "42", "--no-progress"]
                 for option, path in files.items():
                     command += ["--" + option, path]
-                code, out, err = run(command)
+                # As in GitHub Actions: the workflow commands (lines starting "::") follow the console report.
+                code, out, err = run(command, env=dict(os.environ, GITHUB_ACTIONS="true"))
             if code != expected_exit:
                 fail("%s: exit %d, expected %d\n%s\n%s" % (name, code, expected_exit, out, err))
-            ok &= compare(args.golden, "console-%s.txt" % name, normalise(out), args.update)
-            compared += 1
+            lines = out.splitlines(True)
+            console = "".join(line for line in lines if not line.startswith("::"))
+            annotations = "".join(line for line in lines if line.startswith("::"))
+            ok &= compare(args.golden, "console-%s.txt" % name, normalise(console), args.update)
+            ok &= compare(args.golden, "annotations-%s.txt" % name, normalise(annotations), args.update)
+            compared += 2
             for option, ext in FORMATS:
                 with open(files[option], encoding="utf-8") as f:
                     text = f.read()

@@ -21,6 +21,19 @@ void write_json_report(std::ostream& out, const RunReport& report, std::string_v
 /// DRF behaviours the run's requests exercised.
 void write_html_report(std::ostream& out, const RunReport& report, const RunContext& context);
 
+/// GitHub-flavoured Markdown for a step summary: the verdict, each failure (ten a rule) with its replay
+/// command, the rules, the coverage and the command that repeats the run.
+void write_markdown_report(std::ostream& out, const RunReport& report, const RunContext& context);
+
+/// GitHub Actions workflow commands (for a run where GITHUB_ACTIONS=true): an ::error a failed rule, with
+/// its first failure, and for a run that could not check at all; a ::warning a rule with nothing to check.
+void write_github_annotations(std::ostream& out, const RunReport& report);
+
+/// A workflow command's message: % CR LF escaped as GitHub's workflow-command rules ask.
+std::string workflow_command_data(std::string_view text);
+/// A workflow command's property value (title=…): the same, and ':' ','.
+std::string workflow_command_property(std::string_view text);
+
 /// "PASS", "FAIL" or "SKIP" and why it was skipped.
 std::string status_of(const RuleOutcome& outcome, Mode mode);
 
