@@ -35,6 +35,12 @@ const std::vector<ReportFormat>& report_formats() {
        [](const DiffReport& report, const DiffOptions& options, const std::filesystem::path& file) {
          return to_file(file, [&](std::ostream& out) { write_diff_json(out, report, options); });
        }},
+      {"--ctrf",
+       "write a Common Test Report Format (CTRF) JSON report",
+       [](const RunReport& report, const RunContext& context, const std::filesystem::path& file) {
+         return to_file(file, [&](std::ostream& out) { write_ctrf_report(out, report, context); });
+       },
+       {}},
       {"--html",
        "write a self-contained HTML page: verdict, failures with a curl\ncommand replaying each, rules, "
        "coverage",

@@ -24,6 +24,8 @@ NORMALISE = [
     (re.compile(r'"walk_duration_ms": \d+'), '"walk_duration_ms": {MS}'),
     (re.compile(r'"started_at": "[^"]*"'), '"started_at": "{TIME}"'),
     (re.compile(r'"duration_ms": \d+'), '"duration_ms": {MS}'),
+    (re.compile(r'"(start|stop|duration)": \d+'), r'"\1": {MS}'),
+    (re.compile(r'"timestamp": "[^"]*"'), '"timestamp": "{TIME}"'),
     (re.compile(r'timestamp="[^"]*"'), 'timestamp="{TIME}"'),
     (re.compile(r'time="[^"]*"'), 'time="{SECONDS}"'),
     (re.compile(r'hostname="[^"]*"'), 'hostname="{HOST}"'),
@@ -35,7 +37,7 @@ NORMALISE = [
 ]
 
 # Each report file format: its option and the extension of its approved files.
-FORMATS = [("junit", "xml"), ("json", "json"), ("html", "html"), ("markdown", "md")]
+FORMATS = [("junit", "xml"), ("json", "json"), ("ctrf", "json"), ("html", "html"), ("markdown", "md")]
 
 
 def normalise(text, paths=()):
@@ -75,6 +77,7 @@ def main():
     parser.add_argument("--broken", required=True)
     parser.add_argument("--golden", required=True)
     parser.add_argument("--update", action="store_true")
+    parser.add_argument("--keep", help="write the reports into this folder and keep them (for other tests)")
     args = parser.parse_args()
 
     ok = True
@@ -85,9 +88,11 @@ def main():
     ]
     compared = 0
     with tempfile.TemporaryDirectory() as tmp:
-        paths = [(args.contract, "{CONTRACT}"), (tmp, "{TMP}")]
+        keep = args.keep or tmp
+        os.makedirs(keep, exist_ok=True)
+        paths = [(args.contract, "{CONTRACT}"), (keep, "{TMP}")]
         for name, server, expected_exit in cases:
-            files = {option: os.path.join(tmp, "%s.%s" % (name, ext)) for option, ext in FORMATS}
+            files = {option: os.path.join(keep, "%s-%s.%s" % (option, name, ext)) for option, ext in FORMATS}
             with serve(server) as url:
                 command = [args.contract, "--base-url", url, "--mode", "full", "--seed", "42", "--no-progress"]
                 for option, path in files.items():

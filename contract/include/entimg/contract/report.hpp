@@ -25,6 +25,10 @@ void write_html_report(std::ostream& out, const RunReport& report, const RunCont
 /// command, the rules, the coverage and the command that repeats the run.
 void write_markdown_report(std::ostream& out, const RunReport& report, const RunContext& context);
 
+/// A Common Test Report Format document (specVersion 0.0.0): one test a rule, passed, failed or skipped,
+/// its failures in message/trace and, with URL and pointer, in extra.
+void write_ctrf_report(std::ostream& out, const RunReport& report, const RunContext& context);
+
 /// GitHub Actions workflow commands (for a run where GITHUB_ACTIONS=true): an ::error a failed rule, with
 /// its first failure, and for a run that could not check at all; a ::warning a rule with nothing to check.
 void write_github_annotations(std::ostream& out, const RunReport& report);
