@@ -27,6 +27,7 @@ th{background:#eaeef2}td.n{text-align:right;white-space:nowrap}
 td.status{font-weight:600;white-space:nowrap}td.status.pass{color:#1a7f37;background:none}
 td.status.fail{color:#cf222e;background:none}td.status.skip{color:#6e7781}tr.none td{color:#6e7781}
 pre,code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+td:nth-child(2) code{overflow-wrap:normal}
 pre{background:#fff;border:1px solid #d0d7de;padding:.6em;white-space:pre-wrap}
 article{background:#fff;border:1px solid #d0d7de;border-left:4px solid #cf222e;margin:1em 0;padding:.2em 1em}
 article h3{margin:.6em 0 .2em}ol{padding-left:1.4em}li{margin:.8em 0}
@@ -67,13 +68,13 @@ void write_rules(std::ostream& out, const RunReport& report) {
       out << "<a href=\"#" << h(r.rule->name) << "\">" << h(r.rule->name) << "</a>";
     else
       out << h(r.rule->name);
-    out << "</code></td><td class=\"n\">";
+    out << "</code></td>";
     if (status.starts_with("SKIP"))
-      out << "<span class=\"muted\">" << h(status.substr(5)) << "</span>";
+      out << "<td class=\"muted\">" << h(status.substr(5));
     else if (r.failed())
-      out << r.failures.size() << " failed of " << r.checked;
+      out << "<td class=\"n\">" << r.failures.size() << " failed of " << r.checked;
     else
-      out << r.checked;
+      out << "<td class=\"n\">" << r.checked;
     out << "</td><td>" << h(r.rule->summary) << "</td><td>" << h(r.rule->source) << "</td></tr>\n";
   }
   out << "</table>\n";

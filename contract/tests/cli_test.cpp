@@ -1,6 +1,8 @@
 #include "entimg/contract/cli.hpp"
 
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include <catch2/catch.hpp>
 
@@ -195,4 +197,19 @@ TEST_CASE("the help is generated from the declarations", "[cli]") {
   CHECK_THAT(record, Catch::Contains("--force") && Catch::Contains("--rate N"));
   CHECK(record.find("--mode") == std::string::npos);
   CHECK_THAT(contract_usage(Command::diff), Catch::Contains("Compared with (exactly one):"));
+}
+
+TEST_CASE("every report format is an option in --help and a row of docs/reports.md", "[cli][report]") {
+  std::ifstream file(std::string(ENTIMG_DOCS_DIR) + "/reports.md");
+  REQUIRE(file);
+  std::stringstream docs;
+  docs << file.rdbuf();
+  const std::string check_help = contract_usage(Command::check), diff_help = contract_usage(Command::diff);
+  for (const ReportFormat& format : report_formats()) {
+    const std::string option = std::string(format.flag) + " FILE";
+    INFO(option);
+    CHECK(check_help.find(option) != std::string::npos);
+    CHECK((diff_help.find(option) != std::string::npos) == static_cast<bool>(format.write_diff));
+    CHECK(docs.str().find("| `" + option + "` |") != std::string::npos);
+  }
 }
