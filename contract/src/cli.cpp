@@ -10,6 +10,7 @@
 
 #include "entimg/common/cli.hpp"
 #include "report_text.hpp"
+#include "secret_mask.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -477,6 +478,8 @@ std::string command_to_repeat(std::string_view program, const std::vector<std::s
   for (const std::string_view arg : args)
     line += " " + detail::shell_quoted(arg);
   if (!options.seed_given) line += " --seed " + std::to_string(options.run.seed);
+  // --header-from-env keeps secrets off the command line; one typed there as well is masked all the same.
+  detail::SecretMask(options.client.secrets).apply(line);
   return line;
 }
 

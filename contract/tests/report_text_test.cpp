@@ -47,6 +47,11 @@ TEST_CASE("the command that repeats a run carries its seed", "[report][cli]") {
   CHECK(parsed.options.shown_headers[0].variable == "TOKEN");
   CHECK(parsed.options.shown_headers[0].value.empty());  // never the secret
 
+  // The secret typed on the command line as well is masked there.
+  args.push_back("--header=X-Copy: Bearer abcdefgh");
+  CHECK(
+      command_to_repeat("c", args, parsed.options).ends_with("'--header=X-Copy: ***************' --seed 77"));
+
   args = {"--base-url", "http://x", "--seed", "5", "--only", "a b"};
   parsed = parse_contract_command_line({"--base-url", "http://x", "--seed", "5"}, getenv);
   CHECK(command_to_repeat("/opt/bin/c", args, parsed.options) ==

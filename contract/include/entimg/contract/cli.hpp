@@ -54,7 +54,7 @@ ParsedCli parse_contract_command_line(
 std::string contract_usage(Command command = Command::check);
 
 /// Shell words that repeat a check run: the program and its arguments as given, with --seed S added when
-/// the seed came from the clock.
+/// the seed came from the clock; a --header-from-env value found among them is masked.
 std::string command_to_repeat(std::string_view program, const std::vector<std::string_view>& args,
                               const CliOptions& options);
 
