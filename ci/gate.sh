@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Gates a deployment: runs the suite against $ENTITIES_IMAGES_BASE_URL, with the Authorization header
-# taken from $ENTITIES_IMAGES_AUTH when it is set. Writes contract-junit.xml and contract.json.
+# taken from $ENTITIES_IMAGES_AUTH when it is set. Writes contract-junit.xml, contract.json and contract.html
+# (for people: docs/reports.md), and in GitHub Actions the job's summary ($GITHUB_STEP_SUMMARY).
 # Exit: 0 pass, 1 contract failure, 2 usage/connection error.
 # Which suite: the package $ENTITIES_IMAGES_DEB when set (built once by ci/package.sh, e.g. a CI
 # artifact: installed here, nothing compiled); else entities-images-contract on PATH; else it is built
@@ -24,6 +25,8 @@ else
 fi
 auth=()
 [ -n "${ENTITIES_IMAGES_AUTH:-}" ] && auth=(--header-from-env Authorization=ENTITIES_IMAGES_AUTH)
+summary=()
+[ -n "${GITHUB_STEP_SUMMARY:-}" ] && summary=(--markdown "$GITHUB_STEP_SUMMARY")
 exec "$suite" --base-url "$ENTITIES_IMAGES_BASE_URL" \
   --rate "${ENTITIES_IMAGES_RATE:-10}" --deadline 600 "${auth[@]}" \
-  --junit contract-junit.xml --json contract.json --no-progress "$@"
+  --junit contract-junit.xml --json contract.json --html contract.html "${summary[@]}" --no-progress "$@"

@@ -5,34 +5,36 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <functional>
 #include <iostream>
 #include <optional>
 
 #include "entimg/contract/cli.hpp"
 #include "entimg/contract/report.hpp"
+#include "entimg/contract/report_formats.hpp"
 #include "entimg/contract/snapshot.hpp"
-#include "junit_report.hpp"
 #include "progress.hpp"
 
 namespace {
 
 using namespace entimg::contract;
 
-// --json and --junit, each by its writer; false, after saying which file, when one cannot be written.
-bool write_report_files(const CliOptions& o, const std::function<void(std::ostream&)>& json,
-                        const std::function<bool(const std::filesystem::path&)>& junit) {
-  const auto cannot = [](const std::filesystem::path& file) {
-    std::cerr << "entities-images-contract: cannot write " << file.string() << "\n";
-    return false;
-  };
-  if (o.json) {
-    std::ofstream out(*o.json);
-    json(out);
-    if (!out) return cannot(*o.json);
-  }
-  return !o.junit || junit(*o.junit) || cannot(*o.junit);
+// Each report file asked for, by its format's writer; false, after saying which file, when one cannot be
+// written.
+template <typename Write>
+bool write_report_files(const CliOptions& o, const Write& write) {
+  bool ok = true;
+  for (const ReportFile& r : o.reports)
+    if (!write(*r.format, r.file)) {
+      std::cerr << "entities-images-contract: cannot write " << r.file.string() << "\n";
+      ok = false;
+    }
+  return ok;
+}
+
+// GitHub Actions sets GITHUB_ACTIONS=true; its workflow commands on stdout become annotations.
+bool in_github_actions() {
+  const char* actions = std::getenv("GITHUB_ACTIONS");
+  return actions != nullptr && std::string_view(actions) == "true";
 }
 
 // record and diff (docs/snapshots.md).
@@ -74,9 +76,9 @@ int run_snapshot_command(CliOptions& o) {
     const DiffReport report = diff_snapshot(*o.snapshot, o.against, client ? &*client : nullptr, options);
     progress.finish();
     write_diff_console(std::cout, report);
-    if (!write_report_files(
-            o, [&](std::ostream& out) { write_diff_json(out, report, options); },
-            [&](const std::filesystem::path& file) { return write_junit_diff(report, file); }))
+    if (!write_report_files(o, [&](const ReportFormat& format, const std::filesystem::path& file) {
+          return format.write_diff(report, options, file);
+        }))
       return 2;
     if (!report.error.empty()) return 2;
     return report.any_change() ? 1 : 0;
@@ -121,21 +123,31 @@ int main(int argc, char** argv) {
     ProgressDisplay progress(std::cerr, isatty(STDERR_FILENO) != 0);
     if (o.progress && o.run.mode == Mode::Full)
       o.run.on_progress = [&](const Progress& p) { progress.update(p); };
+    RunContext context;
+    const auto now = std::chrono::system_clock::now();
+    context.started_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
     char started[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&seconds));
+    context.started_at = started;
+    context.command_line = command_to_repeat(argv[0], args, o);
+    context.headers = o.shown_headers;
     RunReport report = run_contract(client, schemas, o.run);
     progress.finish();
     report.base_url = o.client.base_url;
     write_console_report(std::cout, report);
-    if (!write_report_files(
-            o, [&](std::ostream& out) { write_json_report(out, report, started); },
-            [&](const std::filesystem::path& file) { return write_junit_report(report, file); }))
+    if (in_github_actions()) write_github_annotations(std::cout, report);
+    if (!write_report_files(o, [&](const ReportFormat& format, const std::filesystem::path& file) {
+          return format.write_run(report, context, file);
+        }))
       return 2;
     if (!report.fatal_error.empty()) return 2;
     return report.failed() > 0 ? 1 : 0;
   } catch (const std::exception& e) {
     std::cerr << "entities-images-contract: error: " << e.what() << "\n";
+    if (in_github_actions())
+      std::cout << "::error title=entities-images-contract::" << workflow_command_data(e.what()) << "\n";
     return 2;
   }
 }

@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 
 #include "entimg/common/cli.hpp"
+#include "report_text.hpp"
+#include "secret_mask.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -199,8 +201,10 @@ void add_credentials(CLI::App& command, CliOptions& o, const Getenv& getenv) {
       .add_option_function<std::vector<std::string>>(
           "--header",
           [&o](const std::vector<std::string>& lines) {
-            for (const auto& line : lines)
+            for (const auto& line : lines) {
               o.client.headers.push_back(*header_of(line));
+              o.shown_headers.push_back({o.client.headers.back().first, o.client.headers.back().second, {}});
+            }
           },
           "send this header (repeatable); it goes to the base URL's origin only")
       ->type_name("'Name: value'")
@@ -214,6 +218,7 @@ void add_credentials(CLI::App& command, CliOptions& o, const Getenv& getenv) {
               const auto named = header_from_env_of(text);
               o.client.headers.emplace_back(named->first, *getenv(named->second));
               o.client.secrets.push_back(*getenv(named->second));
+              o.shown_headers.push_back({named->first, {}, named->second});
             }
           },
           "send header Name with the value of environment variable VAR, so\n"
@@ -249,10 +254,22 @@ CLI::Option* add_client_options(CLI::App& command, CliOptions& o, const Getenv& 
   return base_url;
 }
 
+// A FILE option for each report format the command writes (report_formats.hpp), the last of each kept.
 void add_report_options(CLI::App& command, CliOptions& o) {
   command.option_defaults()->group("Reports");
-  command.add_option("--junit", o.junit, "write a JUnit XML report (Catch2's reporter)")->type_name("FILE");
-  command.add_option("--json", o.json, "write a JSON report")->type_name("FILE");
+  const bool diff = command.get_parent() != nullptr;
+  for (const ReportFormat& format : report_formats()) {
+    if (diff ? !format.write_diff : !format.write_run) continue;
+    command
+        .add_option_function<std::string>(
+            std::string(format.flag),
+            [&o, &format](const std::string& file) {
+              std::erase_if(o.reports, [&](const ReportFile& r) { return r.format == &format; });
+              o.reports.push_back({&format, file});
+            },
+            std::string(format.help))
+        ->type_name("FILE");
+  }
 }
 
 // --list and --version stand alone: they end the parse before --base-url is found missing.
@@ -448,6 +465,23 @@ std::string error_line(const CLI::App& app, const CLI::ParseError& e) {
 }
 
 }  // namespace
+
+std::optional<std::filesystem::path> CliOptions::report_file(std::string_view flag) const {
+  for (const ReportFile& r : reports)
+    if (r.format->flag == flag) return r.file;
+  return std::nullopt;
+}
+
+std::string command_to_repeat(std::string_view program, const std::vector<std::string_view>& args,
+                              const CliOptions& options) {
+  std::string line = detail::shell_quoted(program);
+  for (const std::string_view arg : args)
+    line += " " + detail::shell_quoted(arg);
+  if (!options.seed_given) line += " --seed " + std::to_string(options.run.seed);
+  // --header-from-env keeps secrets off the command line; one typed there as well is masked all the same.
+  detail::SecretMask(options.client.secrets).apply(line);
+  return line;
+}
 
 std::string contract_usage(Command command) {
   CliOptions unused;

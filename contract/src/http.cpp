@@ -54,7 +54,6 @@ constexpr auto kWatchInterval = milliseconds(10);
 constexpr auto kHeadWatchInterval = milliseconds(1);
 constexpr std::size_t kIdlePerOrigin = 32;
 constexpr auto kFirstBackoff = milliseconds(250);
-constexpr const char* kUserAgent = "entimg-contract (cpp-httplib)";
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
@@ -544,7 +543,7 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
     for (const auto& [name, value] : options_.headers)
       req.headers.emplace(name, value);
   }
-  if (!req.has_header("User-Agent")) req.headers.emplace("User-Agent", kUserAgent);
+  if (!req.has_header("User-Agent")) req.headers.emplace("User-Agent", std::string(kUserAgent));
   const std::size_t cap = options_.max_body_bytes;
   req.response_handler = [this, raw = conn.get(), &out, cap](const httplib::Response& head) {
     // One allocation for a body of announced length instead of a doubling series of copies; never

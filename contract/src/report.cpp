@@ -5,35 +5,16 @@
 
 #include "entimg/common/url.hpp"
 #include "entimg/common/version.hpp"
+#include "report_text.hpp"
 
 namespace entimg::contract {
 namespace {
 
-// What a broken server sent can reach a message: keep a terminal safe from control bytes and
-// invalid UTF-8.
-std::string printable(std::string_view text) {
-  std::string out;
-  for (const char ch : common::utf8_replace_invalid(text)) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7F) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out.append({'\\', 'x', kHex[c >> 4], kHex[c & 15]});
-    } else {
-      out.push_back(ch);
-    }
-  }
-  return out;
-}
+using detail::printable;
+using detail::where;
 
 std::string_view mode_name(Mode mode) {
   return mode == Mode::Full ? "full" : "quick";
-}
-
-std::string where(const Failure& f) {
-  std::string at = f.url;
-  if (!f.pointer.empty()) at += (at.empty() ? "" : " ") + std::string("at ") + f.pointer;
-  if (f.record_id) at += (at.empty() ? "" : ", ") + std::string("record id ") + std::to_string(*f.record_id);
-  return at;
 }
 
 }  // namespace
@@ -78,16 +59,7 @@ void write_console_report(std::ostream& out, const RunReport& report, std::size_
     for (const std::string& note : r.notes)
       out << "      note: " << printable(note) << "\n";
   }
-  const auto seconds = [](std::chrono::milliseconds ms) { return static_cast<double>(ms.count()) / 1000.0; };
-  out << std::fixed << std::setprecision(1) << report.requests << " requests";
-  if (report.mode == Mode::Full)
-    out << ", " << report.records_seen << " records walked in " << seconds(report.walk_duration) << " s ("
-        << std::setprecision(0)
-        << static_cast<double>(report.records_seen) / std::max(0.001, seconds(report.walk_duration))
-        << " records/s)" << std::setprecision(1);
-  out << ", " << seconds(report.duration) << " s in all\n";
-  const std::size_t skipped = report.rules.size() - report.passed() - report.failed();
-  out << report.passed() << " passed, " << report.failed() << " failed, " << skipped << " skipped\n";
+  out << detail::run_totals(report) << "\n" << detail::tally(report) << "\n";
 }
 
 void write_json_report(std::ostream& out, const RunReport& report, std::string_view started_at) {

@@ -61,8 +61,8 @@ const std::vector<Rule>& all_rules() {
        "spec §4.1 (Response headers); reference §3.1, C9"},
       {"head_matches_get", "headers",
        "HEAD answers with GET's status and headers (Content-Length too), no body",
-       "spec §4.2; reference §3.3, M8"},
-      {"options_ok", "headers", "OPTIONS answers 200", "spec §4.2; reference §3.4, M7"},
+       "spec §4.2; reference §3.3, M8", "HEAD"},
+      {"options_ok", "headers", "OPTIONS answers 200", "spec §4.2; reference §3.4, M7", "OPTIONS"},
       {"parameter_probe", "parameters",
        "limit=abc|0|-1|huge, offset=abc|-1|beyond count: 200, never 5xx, with DRF's effective limit and "
        "offset",

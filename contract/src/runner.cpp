@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "check_support.hpp"
+#include "coverage.hpp"
 #include "entimg/common/prng.hpp"
 #include "entimg/common/url.hpp"
 #include "query.hpp"
@@ -111,6 +112,7 @@ class Run {
     report.walk_duration = walk_duration_;
     report.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
     fill_outcomes(report);
+    report.coverage = coverage_.rows();
     return report;
   }
 
@@ -123,6 +125,7 @@ class Run {
   Page get(const PageQuery& q) {
     Page page = fetch(client_, context_, q);
     check_page(context_, page, findings_);
+    coverage_.add(page);
     return page;
   }
 
@@ -163,8 +166,11 @@ class Run {
 
     const HttpExchange head = client_.request("HEAD", detail::path_with_query(context_.collection_path, {}));
     head_matches_get(context_, first, head, findings_);
-    options_ok(context_, client_.request("OPTIONS", detail::path_with_query(context_.collection_path, {})),
-               findings_);
+    coverage_.add(head);
+    const HttpExchange options =
+        client_.request("OPTIONS", detail::path_with_query(context_.collection_path, {}));
+    options_ok(context_, options, findings_);
+    coverage_.add(options);
     first_count_ = count;
     return "";
   }
@@ -179,6 +185,7 @@ class Run {
   const RunOptions& options_;
   CheckContext context_;
   Findings findings_;
+  detail::Coverage coverage_;
   std::uint64_t first_count_ = 0;
   std::uint64_t walk_records_ = 0;
   std::uint64_t walk_pages_ = 0;
@@ -201,6 +208,7 @@ bool empty_with_next(const Page& page) {
 
 void Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous) {
   findings_.merge(page_findings);
+  coverage_.add(page);
   walker.add(page, findings_);
   if (previous) ascending_across_pages(context_, *previous, page, findings_);
   ++walk_pages_;

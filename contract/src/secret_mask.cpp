@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "entimg/common/url.hpp"
+#include "report_text.hpp"
 
 namespace entimg::contract::detail {
 namespace {
@@ -12,13 +13,6 @@ namespace {
 std::string replaced(std::string text, std::string_view from, std::string_view to) {
   for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
     text.replace(at, from.size(), to);
-  return text;
-}
-
-std::string html_escaped(std::string text) {
-  text = replaced(std::move(text), "&", "&amp;");
-  for (const auto& [from, to] : {std::pair{"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}, {"'", "&#x27;"}})
-    text = replaced(std::move(text), from, to);
   return text;
 }
 

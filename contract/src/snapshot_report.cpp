@@ -1,4 +1,4 @@
-// The diff's console and JSON reports (the JUnit one is contract/junit_report.cpp's).
+// The diff's console and JSON reports (the JUnit one is junit_report.cpp's).
 #include <ostream>
 
 #include "entimg/common/url.hpp"

@@ -1,6 +1,8 @@
 #include "entimg/contract/cli.hpp"
 
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include <catch2/catch.hpp>
 
@@ -41,7 +43,7 @@ TEST_CASE("a check run: defaults", "[cli]") {
   CHECK(o.client.connect_timeout == std::chrono::seconds(5));
   CHECK_FALSE(o.seed_given);
   CHECK(o.progress);
-  CHECK_FALSE(o.junit);
+  CHECK(o.reports.empty());
   CHECK_FALSE(o.help);
 }
 
@@ -60,7 +62,7 @@ TEST_CASE("a check run: values, as separate words or after '='", "[cli]") {
   CHECK(o.client.rate == 2.5);
   CHECK(o.client.connect_timeout == std::chrono::milliseconds(500));
   CHECK(o.client.retries == 20);
-  CHECK(o.junit == std::filesystem::path("r.xml"));
+  CHECK(o.report_file("--junit") == std::filesystem::path("r.xml"));
   CHECK_FALSE(o.progress);
   CHECK(o.client.insecure);
 }
@@ -147,7 +149,7 @@ TEST_CASE("diff: a snapshot against the deployment or a second snapshot", "[cli]
   CHECK(p.options.client.base_url.empty());
   CHECK(p.options.ignore == std::vector<std::string>{"author", "file_size", "alt"});
   CHECK(p.options.strict_host);
-  CHECK(p.options.json == std::filesystem::path("d.json"));
+  CHECK(p.options.report_file("--json") == std::filesystem::path("d.json"));
   p = parse({"diff", "--snapshot", "old", "--base-url", "http://x", "--walk-limit", "1000"});
   REQUIRE(p.error.empty());
   CHECK(p.options.client.base_url == "http://x");
@@ -195,4 +197,19 @@ TEST_CASE("the help is generated from the declarations", "[cli]") {
   CHECK_THAT(record, Catch::Contains("--force") && Catch::Contains("--rate N"));
   CHECK(record.find("--mode") == std::string::npos);
   CHECK_THAT(contract_usage(Command::diff), Catch::Contains("Compared with (exactly one):"));
+}
+
+TEST_CASE("every report format is an option in --help and a row of docs/reports.md", "[cli][report]") {
+  std::ifstream file(std::string(ENTIMG_DOCS_DIR) + "/reports.md");
+  REQUIRE(file);
+  std::stringstream docs;
+  docs << file.rdbuf();
+  const std::string check_help = contract_usage(Command::check), diff_help = contract_usage(Command::diff);
+  for (const ReportFormat& format : report_formats()) {
+    const std::string option = std::string(format.flag) + " FILE";
+    INFO(option);
+    CHECK(check_help.find(option) != std::string::npos);
+    CHECK((diff_help.find(option) != std::string::npos) == static_cast<bool>(format.write_diff));
+    CHECK(docs.str().find("| `" + option + "` |") != std::string::npos);
+  }
 }

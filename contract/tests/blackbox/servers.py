@@ -45,9 +45,9 @@ def serve(command, timeout=30.0):
             proc.wait()
 
 
-def run(command, timeout=600):
-    """Runs the contract tool; returns (exit code, stdout, stderr)."""
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+def run(command, timeout=600, env=None):
+    """Runs the contract tool (in env, if given); returns (exit code, stdout, stderr)."""
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
     return done.returncode, done.stdout, done.stderr
 
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "entimg/contract/http.hpp"
+#include "entimg/contract/report_formats.hpp"
 #include "entimg/contract/runner.hpp"
 
 namespace entimg::contract {
@@ -19,8 +20,9 @@ struct CliOptions {
   ClientOptions client;
   RunOptions run;
   bool seed_given = false;
-  std::optional<std::filesystem::path> junit;  ///< --junit FILE
-  std::optional<std::filesystem::path> json;   ///< --json FILE
+  std::vector<ReportFile> reports;  ///< --junit FILE, --html FILE, …: one a format (report_formats.hpp)
+  /// The headers sent (--header, --header-from-env), secrets by their variable, for reports to show.
+  std::vector<ShownHeader> shown_headers;
   bool list = false;
   bool help = false;  ///< --help: print contract_usage(command) and exit
   bool version = false;
@@ -33,6 +35,9 @@ struct CliOptions {
   std::optional<std::filesystem::path> against;   ///< --against DIR (a second snapshot instead of --base-url)
   std::vector<std::string> ignore;                ///< --ignore FIELD
   bool strict_host = false;                       ///< --strict-host
+
+  /// The file asked for with that format's flag ("--junit"), if any.
+  std::optional<std::filesystem::path> report_file(std::string_view flag) const;
 };
 
 struct ParsedCli {
@@ -47,5 +52,10 @@ ParsedCli parse_contract_command_line(
     const std::function<std::optional<std::string>(const std::string&)>& getenv);
 /// The --help text of a command, generated from its declared options.
 std::string contract_usage(Command command = Command::check);
+
+/// Shell words that repeat a check run: the program and its arguments as given, with --seed S added when
+/// the seed came from the clock; a --header-from-env value found among them is masked.
+std::string command_to_repeat(std::string_view program, const std::vector<std::string_view>& args,
+                              const CliOptions& options);
 
 }  // namespace entimg::contract

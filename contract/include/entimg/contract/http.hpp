@@ -16,6 +16,9 @@ namespace entimg::contract {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
+/// What the client sends as User-Agent unless a header of the options sets one.
+inline constexpr std::string_view kUserAgent = "entimg-contract (cpp-httplib)";
+
 struct HttpExchange {
   std::string method;  ///< GET, HEAD or OPTIONS: the suite never sends anything else
   std::string url;     ///< absolute URL requested

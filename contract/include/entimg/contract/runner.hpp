@@ -54,6 +54,15 @@ struct RuleOutcome {
   bool failed() const { return selected && !failures.empty(); }
 };
 
+/// One DRF behaviour a request can exercise, and how this run's requests did.
+struct CoverageRow {
+  std::string_view behaviour;  ///< "limit not a whole number: DRF falls back to PAGE_SIZE"
+  std::string_view source;     ///< where the behaviour is described
+  std::uint64_t requests = 0;  ///< requests of the run that exercised it; 0: none did
+  std::string example;         ///< the first of them, "GET /edw/api/entities-images/?limit=abc"
+  std::vector<int> statuses;   ///< the statuses they got, ascending, each once (0: no answer)
+};
+
 struct RunReport {
   std::string base_url;
   Mode mode = Mode::Quick;
@@ -63,6 +72,8 @@ struct RunReport {
   std::uint64_t records_seen = 0;  ///< records the full walk went through
   std::chrono::milliseconds walk_duration{0};
   std::chrono::milliseconds duration{0};
+  /// The behaviours the table of coverage.cpp knows, each with the requests that exercised it.
+  std::vector<CoverageRow> coverage;
   std::string fatal_error;  ///< set when the deployment could not be checked at all (exit 2)
 
   std::size_t passed() const;
