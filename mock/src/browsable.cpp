@@ -198,30 +198,6 @@ form.upload label { display: inline-block; width: 80px; }
 
 }  // namespace
 
-void append_html_escaped(std::string& out, std::string_view text) {
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#x27;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-}
-
 void append_urlized(std::string& out, std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "entimg/common/html.hpp"
 #include "entimg/mock/http_types.hpp"
 #include "pagination.hpp"
 
@@ -29,8 +30,8 @@ struct BrowsablePage {
   std::string form_action;     ///< where the upload form posts (the full path)
 };
 
-/// Django's django.utils.html.escape: & < > " ' as entities.
-void append_html_escaped(std::string& out, std::string_view text);
+/// Django's django.utils.html.escape: & < > " ' as entities (one escaper for both sides' pages).
+using common::append_html_escaped;
 
 /// Django's urlize (nofollow, autoescape) as the page applies it to the JSON and header values: words
 /// that are http(s) URLs, www./bare .com-style domains or e-mail addresses become links, the rest is

@@ -197,7 +197,8 @@ HttpResponse list_answer(LiveDataset& dataset, const ViewRequest& request, const
   // handler: the list route has get, post, head and options only (others 405).
   if (request.method == "GET" || request.method == "HEAD")
     return list_page(dataset, request, params, prelude.indent, prelude.html ? &controls : nullptr);
-  if (request.method == "OPTIONS") return options_metadata(prelude.indent, prelude.authenticated ? "POST" : "");
+  if (request.method == "OPTIONS")
+    return options_metadata(prelude.indent, prelude.authenticated ? "POST" : "");
   if (!prelude.authenticated)
     return detail_error(403, "Authentication credentials were not provided.", prelude.indent);
   if (request.method != "POST")

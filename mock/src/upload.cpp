@@ -179,7 +179,8 @@ std::optional<HttpResponse> nested_update_prelude(const ViewRequest& request, in
   if (!request.has_body) {
     // request.data is {} (an immutable QueryDict when the type is a form's, which refuses the entity).
     const std::string_view type = select_parser(request.content_type.value_or(""));
-    if (type == "multipart/form-data" || type == "application/x-www-form-urlencoded") failure = server_error();
+    if (type == "multipart/form-data" || type == "application/x-www-form-urlencoded")
+      failure = server_error();
   } else {
     const std::string sent = request.content_type.value_or("");
     const std::string_view parser = select_parser(sent);
