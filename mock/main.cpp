@@ -26,13 +26,14 @@ int main(int argc, char** argv) {
     if (live->dropped_entries() > 0)
       std::cerr << "entities-images-mock: " << o.state->string() << ": dropped " << live->dropped_entries()
                 << " entry(ies) a crash left half-written\n";
-    ServerOptions server_options{o.host, o.port,   o.threads, o.faults,    o.cors,
-                                 o.log,  o.limits, o.gzip,    o.memo_bytes};
+    ServerOptions server_options{o.host,   o.port, o.threads,    o.faults, o.cors,       o.log,
+                                 o.limits, o.gzip, o.memo_bytes, o.admin,  o.admin_port, o.journal_size};
     MockServer server(std::make_shared<Service>(live, o.user), server_options);
     server.bind();
     std::cout << "listening on " << server.url() << "\n"
               << "serving " << live->describe() << " at " << server.url() << "/edw/api/entities-images/"
               << std::endl;
+    if (o.admin) std::cout << "admin routes at " << server.admin_url() << std::endl;
     return run_until_stop_signal(server) ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "entities-images-mock: error: " << e.what() << "\n";

@@ -49,30 +49,46 @@ double unit(common::Pcg32& rng) {
 
 }  // namespace
 
+FaultOptions FaultPlanner::options() const {
+  const std::lock_guard lock(state_->mutex);
+  return options_;
+}
+
+void FaultPlanner::replace(FaultOptions options) {
+  const std::lock_guard lock(state_->mutex);
+  options_ = options;
+  state_->rng = State(options.seed).rng;
+}
+
 Plan FaultPlanner::plan(const HttpRequest& request) {
+  FaultOptions o;
+  {
+    const std::lock_guard lock(state_->mutex);
+    o = options_;
+  }
   Plan p;
-  p.slow_body_bps = options_.slow_body_bps;
-  p.delay = std::chrono::milliseconds(options_.latency_ms);
-  if (options_.drop_rate > 0 || options_.fail_rate > 0 || options_.jitter_ms > 0) {
+  p.slow_body_bps = o.slow_body_bps;
+  p.delay = std::chrono::milliseconds(o.latency_ms);
+  if (o.drop_rate > 0 || o.fail_rate > 0 || o.jitter_ms > 0) {
     double drop = 0, fail = 0;
     std::uint32_t jitter = 0;
     {
       const std::lock_guard lock(state_->mutex);  // three draws a request, in arrival order
       drop = unit(state_->rng);
       fail = unit(state_->rng);
-      jitter = options_.jitter_ms > 0 ? state_->rng.below(options_.jitter_ms + 1) : 0;
+      jitter = o.jitter_ms > 0 ? state_->rng.below(o.jitter_ms + 1) : 0;
     }
-    p.drop = drop < options_.drop_rate;
-    if (!p.drop && fail < options_.fail_rate) p.fail_status = options_.fail_status;
+    p.drop = drop < o.drop_rate;
+    if (!p.drop && fail < o.fail_rate) p.fail_status = o.fail_status;
     p.delay += std::chrono::milliseconds(jitter);
   }
   // One request can ask for exactly what it wants.
   if (const auto v = request.header("X-Mock-Latency")) {
     const auto ms = whole(*v, std::numeric_limits<std::uint64_t>::max());
     if (!ms) return refuse("X-Mock-Latency: expected a whole number of milliseconds, got '" + *v + "'");
-    if (*ms > options_.max_delay_ms)
+    if (*ms > o.max_delay_ms)
       return refuse("X-Mock-Latency: " + *v + " ms is longer than the mock holds an answer, " +
-                    std::to_string(options_.max_delay_ms) + " ms (--max-delay)");
+                    std::to_string(o.max_delay_ms) + " ms (--max-delay)");
     p.delay = std::chrono::milliseconds(*ms);
   }
   if (const auto v = request.header("X-Mock-Fail")) {

@@ -254,6 +254,23 @@ void declare_browsers_and_logs(CLI::App& app, Options& o) {
   app.add_flag("--gzip", o.gzip,
                "gzip answers for clients that accept it, as Django's GZipMiddleware does\n"
                "(with Vary: Accept-Encoding); without it nothing is compressed, as with DRF");
+  app.add_flag("--admin", o.admin,
+               "serve the admin routes under /__mock/: the request journal\n"
+               "(GET/DELETE /__mock/requests, GET /__mock/requests/count), POST\n"
+               "/__mock/reset, GET/PUT /__mock/faults (docs/mock.md)");
+  app.add_option_function<int>(
+         "--admin-port",
+         [&o](int port) {
+           o.admin_port = port;
+           o.admin = true;
+         },
+         "serve the admin routes on this port instead (0 picks a free one);\nimplies --admin")
+      ->type_name("N")
+      ->transform(whole_number(0, 65535, "a port number from 0 to 65535"));
+  app.add_option("--journal-size", o.journal_size, "the number of requests the journal keeps, the latest")
+      ->type_name("N")
+      ->capture_default_str()
+      ->transform(whole_number(1, 10'000'000, "a whole number from 1 to 10000000"));
   CLI::Option* quiet = app.add_flag_callback(
       "--quiet", [&o] { o.log = LogFormat::none; }, "no request log (default: one line a request on stderr)");
   app.add_flag_callback(

@@ -106,6 +106,38 @@ LiveDataset::LiveDataset(std::shared_ptr<const Dataset> base, std::optional<fs::
     : base_(std::move(base)), state_dir_(std::move(state_dir)), uuid_rng_(std::random_device{}()) {
   last_id_ = base_->max_id();
   if (state_dir_) load_state();
+  start_last_id_ = last_id_;
+  start_log_size_ = log_size_;
+}
+
+std::size_t LiveDataset::reset() {
+  const std::lock_guard writing(write_mutex_);
+  std::vector<std::string> files;
+  {
+    const std::unique_lock lock(mutex_);
+    for (std::size_t i = created_.size(); i-- > 0;) {
+      if (created_[i].id <= start_last_id_) continue;
+      files.push_back(created_[i].file);
+      created_.erase(created_.begin() + static_cast<std::ptrdiff_t>(i));
+      created_rank_.erase(created_rank_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    for (const std::string& file : files)
+      memory_files_.erase(file);
+    last_id_ = start_last_id_;
+    ++generation_;
+  }
+  if (state_dir_ && !files.empty()) {
+    // The log back to its length at start (its later lines are the removed records), then their files.
+    if (::truncate((*state_dir_ / kLog).c_str(), static_cast<off_t>(start_log_size_)) != 0) {
+      broken_ = true;
+      throw StateError("cannot cut " + (*state_dir_ / kLog).string() + " back to its length at start");
+    }
+    log_size_ = start_log_size_;
+    std::error_code ec;
+    for (const std::string& file : files)
+      fs::remove(*state_dir_ / kMedia / file, ec);
+  }
+  return files.size();
 }
 
 void LiveDataset::load_state() {
@@ -214,6 +246,7 @@ Record LiveDataset::add(NewUpload upload) {
   const std::unique_lock lock(mutex_);
   last_id_ = r.id;
   insert_created(r);
+  ++generation_;
   return r;
 }
 

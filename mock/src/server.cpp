@@ -8,7 +8,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include "admin.hpp"
 #include "connection_front.hpp"
+#include "journal.hpp"
 
 namespace entimg::mock {
 
@@ -70,21 +72,45 @@ class AnswerMemo {
   std::size_t bytes_ = 0;
 };
 
+std::string url_of(const std::string& host, int port) {
+  const bool v6 = host.find(':') != std::string::npos;
+  return "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
 }  // namespace
 
-// The mock's side of the front: faults, CORS, gzip and the log around the service.
+// The admin routes on a port of their own (--admin-port): nothing else is served there.
+struct AdminOnly final : detail::FrontHandler {
+  explicit AdminOnly(MockServer::Impl& i) : impl(i) {}
+  detail::Admission admit(const HttpRequest& request) override;
+  HttpResponse respond(const HttpRequest&, const Plan&) override { return {}; }  // admit answers all
+  void finished(const HttpRequest&, int, std::uint64_t, double) override {}
+  MockServer::Impl& impl;
+};
+
+// The mock's side of the front: faults, CORS, gzip and the log around the service; the admin routes.
 struct MockServer::Impl final : detail::FrontHandler {
   Impl(RequestHandler h, ServerOptions o)
       : handler(std::move(h)),
         options(std::move(o)),
         planner(options.faults),
         front(detail::FrontOptions{options.host, options.port, worker_count(options.threads), options.limits},
-              *this) {}
+              *this),
+        admin_only(*this) {
+    if (!options.admin) return;
+    journal.emplace(options.journal_size);
+    admin.emplace(detail::AdminContext{*journal, planner, options.faults, {}});
+    if (options.admin_port >= 0)
+      admin_front.emplace(detail::FrontOptions{options.host, options.admin_port, 2, options.limits},
+                          admin_only);
+  }
 
   detail::Admission admit(const HttpRequest& request) override {
     detail::Admission admission;
     if (auto preflight = cors_preflight(options.cors, request)) {
       admission.response = std::move(*preflight);
+    } else if (admin && !admin_front && detail::is_admin_path(request.target)) {
+      admission.response = detail::admin_answer(*admin, request);
     } else {
       admission.plan = planner.plan(request);
       if (admission.plan.refusal) admission.response = std::move(*admission.plan.refusal);
@@ -120,6 +146,8 @@ struct MockServer::Impl final : detail::FrontHandler {
   }
 
   void finished(const HttpRequest& request, int status, std::uint64_t bytes, double milliseconds) override {
+    if (journal && (admin_front || !detail::is_admin_path(request.target)))
+      journal->add(request, status, bytes, milliseconds);
     if (options.log == LogFormat::none) return;
     const std::string line =
         log_line(options.log, request.method, request.target, status, bytes, milliseconds);
@@ -139,14 +167,31 @@ struct MockServer::Impl final : detail::FrontHandler {
   ServerOptions options;
   FaultPlanner planner;
   detail::ConnectionFront front;
+  AdminOnly admin_only;
+  std::optional<detail::RequestJournal> journal;  // with --admin
+  std::optional<detail::AdminContext> admin;
+  std::optional<detail::ConnectionFront> admin_front;  // with --admin-port
   std::mutex log_mutex;
-  std::thread thread;
-  std::mutex run_mutex;
+  std::thread thread, admin_thread;
 };
+
+detail::Admission AdminOnly::admit(const HttpRequest& request) {
+  detail::Admission admission;
+  if (auto preflight = cors_preflight(impl.options.cors, request))
+    admission.response = std::move(*preflight);
+  else if (detail::is_admin_path(request.target))
+    admission.response = detail::admin_answer(*impl.admin, request);
+  else
+    admission.response =
+        HttpResponse{404, "application/json", {}, R"({"detail":"only /__mock/ routes here"})"};
+  add_cors_headers(impl.options.cors, request, *admission.response);
+  return admission;
+}
 
 MockServer::MockServer(std::shared_ptr<const Service> service, ServerOptions options)
     : MockServer([service](const HttpRequest& request) { return service->handle(request); },
                  std::move(options)) {
+  if (impl_->admin) impl_->admin->reset_uploads = [service] { return service->reset_uploads(); };
   if (impl_->options.memo_bytes == 0) return;
   impl_->data_version = [service] { return service->data_version(); };
   impl_->memo.emplace(impl_->options.memo_bytes);
@@ -161,29 +206,39 @@ MockServer::~MockServer() {
 
 int MockServer::bind() {
   if (port_ == 0) port_ = impl_->front.bind();
+  if (impl_->admin_front && admin_port_ == 0) admin_port_ = impl_->admin_front->bind();
   return port_;
 }
 
 bool MockServer::run() {
   bind();
-  return impl_->front.run();
+  if (impl_->admin_front && !impl_->admin_thread.joinable())
+    impl_->admin_thread = std::thread([this] { impl_->admin_front->run(); });
+  const bool ok = impl_->front.run();
+  if (impl_->admin_front) impl_->admin_front->stop();
+  if (impl_->admin_thread.joinable()) impl_->admin_thread.join();
+  return ok;
 }
 
 void MockServer::start() {
   bind();
-  impl_->thread = std::thread([this] { impl_->front.run(); });
+  impl_->thread = std::thread([this] { run(); });
 }
 
 void MockServer::stop() {
   if (!impl_) return;
   impl_->front.stop();
+  if (impl_->admin_front) impl_->admin_front->stop();
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
+std::string MockServer::admin_url() const {
+  if (!impl_->admin) return "";
+  return impl_->admin_front ? url_of(impl_->options.host, admin_port_) + "/__mock/" : url() + "/__mock/";
+}
+
 std::string MockServer::url() const {
-  const std::string& host = impl_->options.host;
-  const bool v6 = host.find(':') != std::string::npos;
-  return "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port_);
+  return url_of(impl_->options.host, port_);
 }
 
 }  // namespace entimg::mock

@@ -188,7 +188,11 @@ Service::Service(std::shared_ptr<LiveDataset> dataset, std::optional<User> user)
     : dataset_(std::move(dataset)), user_(std::move(user)) {}
 
 std::uint64_t Service::data_version() const {
-  return dataset_->created_count();  // records are only ever added
+  return dataset_->generation();
+}
+
+std::size_t Service::reset_uploads() const {
+  return dataset_->reset();
 }
 
 HttpResponse Service::handle(const HttpRequest& request) const {

@@ -45,6 +45,10 @@ class FaultPlanner {
  public:
   explicit FaultPlanner(FaultOptions options);
   Plan plan(const HttpRequest& request);
+  /// The options in force; replace() swaps them at run time (PUT /__mock/faults) and restarts the
+  /// seeded draws, so the same requests then meet the same faults as after a start with them.
+  FaultOptions options() const;
+  void replace(FaultOptions options);
 
  private:
   struct State;

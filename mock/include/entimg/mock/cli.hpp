@@ -27,9 +27,12 @@ struct Options {
   ConnectionLimits limits;  ///< --max-body, --max-request-line, --head-timeout, ... (docs/mock.md)
   bool gzip = false;        ///< --gzip: Django's GZipMiddleware
   std::size_t memo_bytes = std::size_t{8} << 20;  ///< --memo-bytes: answers kept for repeated requests
-  LogFormat log = LogFormat::text;                ///< --quiet: none, --log-json: json
-  std::optional<std::filesystem::path> config;    ///< --config FILE; flags on the command line win
-  bool help = false;                              ///< --help: print usage() and exit
+  bool admin = false;                             ///< --admin: the routes under /__mock/
+  int admin_port = -1;  ///< --admin-port N: those routes on a port of their own (implies --admin)
+  std::size_t journal_size = 10000;             ///< --journal-size N: requests the journal keeps
+  LogFormat log = LogFormat::text;              ///< --quiet: none, --log-json: json
+  std::optional<std::filesystem::path> config;  ///< --config FILE; flags on the command line win
+  bool help = false;                            ///< --help: print usage() and exit
   bool version = false;
 };
 

@@ -4,6 +4,7 @@
 // live in memory, or with a state directory (--state DIR) on disk, where every record is durable before
 // add() returns (the file and the record line written and fsynced) and a half-written entry that a crash
 // left behind is dropped when the directory is opened again (docs/mock.md, "Uploads and --state").
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -54,6 +55,11 @@ class LiveDataset final : public Dataset {
   bool has_entity(std::int64_t entity) const;
   /// Number of records created (this run and, with a state directory, earlier ones).
   std::size_t created_count() const;
+  /// Removes the records created since the mock started (POST /__mock/reset), and with a state
+  /// directory their lines and files; returns how many. Throws StateError if the log cannot be cut.
+  std::size_t reset();
+  /// Grows with every change of the records (an upload, a reset): equal generations, equal answers.
+  std::uint64_t generation() const { return generation_.load(); }
   /// Entries of the state directory dropped when it was opened (half-written by a crash).
   std::size_t dropped_entries() const { return dropped_; }
 
@@ -92,6 +98,9 @@ class LiveDataset final : public Dataset {
   mutable std::map<std::pair<std::int64_t, std::int64_t>, std::uint64_t> entity_rank_;
   std::unordered_map<std::string, std::string> memory_files_;  // file -> bytes, without a state dir
   std::int64_t last_id_ = 0;
+  std::int64_t start_last_id_ = 0;  // the records up to it were there at start
+  std::uint64_t start_log_size_ = 0;
+  std::atomic<std::uint64_t> generation_{0};
   std::mt19937_64 uuid_rng_;
   std::size_t dropped_ = 0;
   std::uint64_t log_size_ = 0;  // bytes of records.jsonl that hold whole, good lines

@@ -25,6 +25,11 @@ struct ServerOptions {
   /// --memo-bytes: answers to repeated GET/HEAD requests (same target, every header the same) on
   /// unchanged data are kept up to this many bytes and sent again; 0 computes every answer.
   std::size_t memo_bytes = std::size_t{8} << 20;
+  /// --admin: the routes under /__mock/ (journal, reset, faults); --admin-port N (0: any free port)
+  /// serves them on a port of their own instead; -1 keeps them on the service's port.
+  bool admin = false;
+  int admin_port = -1;
+  std::size_t journal_size = 10000;  ///< --journal-size: the requests the journal keeps (the latest)
 };
 
 /// Options with an address and a worker count, the rest left as they are by default.
@@ -60,12 +65,15 @@ class MockServer {
   int port() const { return port_; }
   /// "http://127.0.0.1:PORT"
   std::string url() const;
+  /// "http://127.0.0.1:PORT/__mock/" with --admin (on --admin-port when given), else "".
+  std::string admin_url() const;
 
   struct Impl;  ///< opaque; declared here so that server.cpp's helpers can name it
 
  private:
   std::unique_ptr<Impl> impl_;
   int port_ = 0;
+  int admin_port_ = 0;
 };
 
 }  // namespace entimg::mock

@@ -20,6 +20,8 @@ class Service {
   HttpResponse handle(const HttpRequest& request) const;
   /// Changes whenever an answer may change (an upload): answers to equal requests at one version are equal.
   std::uint64_t data_version() const;
+  /// Removes the records uploaded since the start (POST /__mock/reset); returns how many.
+  std::size_t reset_uploads() const;
 
  private:
   std::shared_ptr<LiveDataset> dataset_;

@@ -1,0 +1,160 @@
+// The admin routes (--admin) through a running mock: the journal and its filters, reset, faults at run
+// time, a port of their own, and clear 400s for what they cannot use.
+#include <httplib.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "entimg/mock/server.hpp"
+#include "journal.hpp"
+
+using namespace entimg::mock;
+using nlohmann::json;
+
+namespace {
+
+struct AdminMock {
+  explicit AdminMock(int admin_port = -1) : server(service(), options(admin_port)) { server.start(); }
+  static std::shared_ptr<Service> service() {
+    return std::make_shared<Service>(make_generated_dataset(100, 1), User{"alice", "s3cret"});
+  }
+  static ServerOptions options(int admin_port) {
+    ServerOptions o = listen_on("127.0.0.1", 0, 2);
+    o.admin = true;
+    o.admin_port = admin_port;
+    return o;
+  }
+  MockServer server;
+};
+
+json get_json(httplib::Client& client, const std::string& path) {
+  const auto r = client.Get(path.c_str());
+  REQUIRE(r);
+  INFO(path << " -> " << r->status << " " << r->body);
+  REQUIRE(r->status == 200);
+  return json::parse(r->body);
+}
+
+}  // namespace
+
+TEST_CASE("the journal lists what the app asked, filtered, and forgets on DELETE", "[admin]") {
+  AdminMock mock;
+  httplib::Client client("127.0.0.1", mock.server.port());
+  REQUIRE(client.Get("/edw/api/entities-images/?limit=12&offset=24"));
+  REQUIRE(client.Get("/edw/api/entities-images/?limit=12&offset=36"));
+  REQUIRE(client.Head("/edw/api/entities-images/"));
+  const json all = get_json(client, "/__mock/requests");
+  REQUIRE(all["count"] == 3);  // the admin requests themselves are not journaled
+  CHECK(all["requests"][0]["method"] == "GET");
+  CHECK(all["requests"][0]["path"] == "/edw/api/entities-images/");
+  CHECK(all["requests"][0]["query"]["offset"] == json::array({"24"}));
+  CHECK(all["requests"][0]["status"] == 200);
+  CHECK(get_json(client, "/__mock/requests/count?query.offset=24&query.limit=12")["count"] == 1);
+  CHECK(get_json(client, "/__mock/requests/count?method=head")["count"] == 1);
+  CHECK(get_json(client, "/__mock/requests/count?query.offset")["count"] == 2);
+  CHECK(get_json(client, "/__mock/requests/count?path=/other/")["count"] == 0);
+  const std::uint64_t first = all["requests"][0]["seq"];
+  CHECK(get_json(client, "/__mock/requests?since=" + std::to_string(first))["count"] == 2);
+  CHECK(get_json(client, "/__mock/requests?limit=1")["count"] == 1);
+  for (const char* bad :
+       {"/__mock/requests?since=abc", "/__mock/requests?colour=red", "/__mock/requests/count?limit=-1"}) {
+    const auto r = client.Get(bad);
+    REQUIRE(r);
+    CHECK(r->status == 400);
+    CHECK(json::parse(r->body)["detail"].get<std::string>().find('\'') != std::string::npos);
+  }
+  REQUIRE(client.Delete("/__mock/requests"));
+  CHECK(get_json(client, "/__mock/requests")["count"] == 0);
+  const auto wrong = client.Post("/__mock/requests", "", "text/plain");
+  REQUIRE(wrong);
+  CHECK(wrong->status == 405);
+  CHECK(wrong->get_header_value("Allow") == "GET, DELETE");
+  CHECK(client.Get("/__mock/nothing")->status == 404);
+}
+
+TEST_CASE("faults change at run time; reset takes uploads, journal and faults back to the start", "[admin]") {
+  AdminMock mock;
+  httplib::Client client("127.0.0.1", mock.server.port());
+  client.set_basic_auth("alice", "s3cret");
+  const auto put =
+      client.Put("/__mock/faults", R"({"fail_rate": 1, "fail_status": 503})", "application/json");
+  REQUIRE(put);
+  CHECK(put->status == 200);
+  CHECK(client.Get("/edw/api/entities-images/")->status == 503);
+  for (const char* bad : {R"({"fail_rate": 2})", R"({"fail_status": 404})", R"({"latency_ms": 999999999})",
+                          R"({"colour": 1})", "[1]", "{bad"}) {
+    const auto r = client.Put("/__mock/faults", bad, "application/json");
+    REQUIRE(r);
+    INFO(bad << " -> " << r->body);
+    CHECK(r->status == 400);
+  }
+  CHECK(get_json(client, "/__mock/faults")["fail_rate"] == 1);  // a refused PUT changes nothing
+
+  const auto created =
+      client.Post("/edw/api/entities-images/",
+                  httplib::MultipartFormDataItems{{"image", "\x89PNG\r\n\x1a\nbytes", "a.png", "image/png"},
+                                                  {"entity", "101", "", ""}});
+  REQUIRE(created);
+  CHECK(created->status == 503);  // the fault answers first
+  REQUIRE(client.Put("/__mock/faults", R"({"fail_rate": 0})", "application/json")->status == 200);
+  const auto uploaded =
+      client.Post("/edw/api/entities-images/",
+                  httplib::MultipartFormDataItems{{"image", "\x89PNG\r\n\x1a\nbytes", "a.png", "image/png"},
+                                                  {"entity", "101", "", ""}});
+  REQUIRE(uploaded);
+  REQUIRE(uploaded->status == 201);
+  CHECK(get_json(client, "/edw/api/entities-images/?limit=1")["count"] == 101);
+  const json journal = get_json(client, "/__mock/requests?method=POST");
+  REQUIRE(journal["count"] == 2);
+  CHECK(journal["requests"][1]["body_base64"].is_string());  // the upload's bytes, kept for the test
+  CHECK(journal["requests"][1]["status"] == 201);
+
+  REQUIRE(client.Put("/__mock/faults", R"({"fail_rate": 1})", "application/json")->status == 200);
+  const auto reset = client.Post("/__mock/reset", "", "text/plain");
+  REQUIRE(reset);
+  CHECK(json::parse(reset->body)["uploads_removed"] == 1);
+  CHECK(get_json(client, "/edw/api/entities-images/?limit=1")["count"] == 100);  // and no fault any more
+  CHECK(get_json(client, "/__mock/requests")["count"] == 1);                     // only the GET just made
+}
+
+TEST_CASE("on --admin-port the routes leave the service's port to DRF", "[admin]") {
+  AdminMock mock(0);
+  httplib::Client service("127.0.0.1", mock.server.port());
+  const auto there = service.Get("/__mock/requests");
+  REQUIRE(there);
+  CHECK(there->status == 404);  // Django's 404 page: the path is DRF's to answer
+  CHECK(there->get_header_value("Content-Type").starts_with("text/html"));
+  const std::string admin = mock.server.admin_url();
+  REQUIRE(admin.find("/__mock/") != std::string::npos);
+  const int admin_port = std::stoi(admin.substr(admin.rfind(':') + 1));
+  CHECK(admin_port != mock.server.port());
+  httplib::Client client("127.0.0.1", admin_port);
+  CHECK(get_json(client, "/__mock/requests")["count"] == 1);  // the GET above, on the service's port
+  CHECK(client.Get("/edw/api/entities-images/")->status == 404);
+}
+
+TEST_CASE("without --admin, /__mock/ is an ordinary path", "[admin]") {
+  MockServer server(std::make_shared<Service>(make_generated_dataset(10, 1)), listen_on("127.0.0.1", 0, 2));
+  server.start();
+  httplib::Client client("127.0.0.1", server.port());
+  const auto r = client.Get("/__mock/requests");
+  REQUIRE(r);
+  CHECK(r->status == 404);
+  CHECK(server.admin_url().empty());
+}
+
+TEST_CASE("the journal keeps the latest entries up to its size and cuts long bodies", "[admin]") {
+  detail::RequestJournal journal(3);
+  HttpRequest r;
+  r.method = "POST";
+  r.body = std::string(detail::RequestJournal::kBodyKept + 10, 'x');
+  for (int i = 0; i < 5; ++i) {
+    r.target = "/p?i=" + std::to_string(i);
+    journal.add(r, 201, 0, 0);
+  }
+  const auto kept = journal.select({});
+  REQUIRE(kept.size() == 3);
+  CHECK(kept.front().seq == 3);
+  CHECK(kept.front().body.size() == detail::RequestJournal::kBodyKept);
+  CHECK(kept.front().body_cut);
+}
