@@ -48,7 +48,8 @@ if [ ! -f /opt/valijson/include/valijson/validator.hpp ]; then
 fi
 
 # npm tools used by the tests (ajv-cli: a second, independent JSON Schema validator; playwright-core: drives
-# Debian's Chromium in the browser tests; ctrf: the schema the suite's CTRF report is validated against).
+# Debian's Chromium in the browser tests; ctrf: the schema the suite's CTRF report is validated against;
+# json-schema-to-typescript and typescript: the schema's TypeScript types and the tsc checks).
 # Installed again whenever package-lock.json is newer than the install.
 if ! $tools_only && [ -f "$here/package.json" ] &&
    { [ ! -f "$here/node_modules/.package-lock.json" ] ||

@@ -39,13 +39,17 @@ export async function stopServers() {
   })));
 }
 
-/** Serves the files of `dir` on 127.0.0.1 (an app on its own origin); resolves to { url, close }. */
-export function serveDirectory(dir) {
+const servedTypes = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8" };
+
+/** Serves the .html and .js files of `dirs` (the first holding a name wins) on 127.0.0.1, an app on its own
+ *  origin; resolves to { url, close }. */
+export function serveDirectory(...dirs) {
   const server = http.createServer((req, res) => {
     const name = path.basename(new URL(req.url, "http://x").pathname);
-    const file = path.join(dir, name);
-    if (!name.endsWith(".html") || !fs.existsSync(file)) { res.writeHead(404); return res.end(); }
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    const file = dirs.map((dir) => path.join(dir, name)).find((candidate) => fs.existsSync(candidate));
+    const type = servedTypes[path.extname(name)];
+    if (!type || !file) { res.writeHead(404); return res.end(); }
+    res.writeHead(200, { "Content-Type": type });
     res.end(fs.readFileSync(file));
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () =>
