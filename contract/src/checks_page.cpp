@@ -163,9 +163,18 @@ void status_ok(const CheckContext&, const Page& page, Findings& findings) {
   findings.fail({"status_ok", "expected status 200, got " + got, ex.url, "", std::nullopt});
 }
 
-/// "Response body: page envelope" (spec §4.1): a 200 body is one JSON object.
+/// "Response body: page envelope" (spec §4.1): a 200 body is one JSON object, without the byte-order
+/// mark RFC 8259 §8.1 forbids senders to add (parsers skip it, so clients differ on such a body).
 void json_body(const CheckContext&, const Page& page, Findings& findings) {
   if (page.exchange.status != 200) return;
+  if (page.exchange.body.starts_with("\xEF\xBB\xBF")) {
+    findings.fail(
+        {"json_body",
+         "expected a JSON object, got a UTF-8 byte-order mark (EF BB BF) before it: RFC 8259 §8.1 says "
+         "a sender must not add one",
+         page.exchange.url, "", std::nullopt});
+    return;
+  }
   if (page.json && page.json->is_object()) {
     findings.pass("json_body");
     return;

@@ -61,6 +61,18 @@ std::vector<Variant> page_variants() {
                  if (is_partial_page(c) && r.status == 200) r.body.resize(r.body.size() / 2);
                  return r;
                }});
+  v.push_back({"bom-before-json",
+               Kind::Broken,
+               "json_body",
+               {"json_body"},
+               "every JSON answer starts with a UTF-8 byte-order mark",
+               "",
+               [](const Call& c) {
+                 HttpResponse r = c.answer();
+                 if (r.status == 200 && r.content_type.starts_with("application/json"))
+                   r.body = "\xEF\xBB\xBF" + r.body;
+                 return r;
+               }});
   v.push_back({"envelope-extra-key",
                Kind::Broken,
                "page_schema",
