@@ -24,6 +24,9 @@ using Clock = std::chrono::steady_clock;
 // A limit far beyond any collection that still fits the databases' 64-bit LIMIT arithmetic
 // (DRF on SQLite answers 500 above 2^63; that is the database, not the contract).
 constexpr std::uint64_t kHugeLimit = 4611686018427387904ULL;  // 2^62
+// One page longer than the caps deployments put on limit (max_limit 100, 500, 1000): DRF's paginator has
+// none, so a deployment that silently serves fewer records than asked shows here.
+constexpr std::uint64_t kLongLimit = 1500;
 
 // Bytes of fetched-ahead bodies a walk holds before it waits for the consumer (a window of ordinary
 // pages is far less).
@@ -150,6 +153,7 @@ class Run {
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
     get(query("last page", std::nullopt, last_offset));
     get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));
+    get(query("long page, above the usual limit caps", kLongLimit, 0));
     get(query("overflow page", std::nullopt, count + 7));
 
     format_json_same(context_,

@@ -384,6 +384,19 @@ TEST_CASE("a HEAD answered with a body on a keep-alive connection does not derai
   CHECK((failed.empty() || failed == std::set<std::string>{"head_matches_get"}));
 }
 
+// gunicorn's sync workers close after every answer: a HEAD body followed by the close must be seen too.
+TEST_CASE("a HEAD answered with a body and then a close is reported by head_matches_get", "[e2e][garbage]") {
+  RawServer server([&server](RawServer::Connection& c) {
+    const HttpResponse response =
+        correct_answer(c.method() == "HEAD" ? "GET" : c.method(), c.target(), server.port());
+    c.send(raw_answer(response, false));  // "Connection: close", then the server closes
+  });
+  const Outcome out = run_against(server.url());
+  INFO(out.console);
+  CHECK(broken::e2e::failed_rules(out.report) == std::set<std::string>{"head_matches_get"});
+  CHECK_THAT(out.console, Catch::Contains("expected HEAD's body empty"));
+}
+
 // cpp-httplib reads nothing after a HEAD answer's headers; the client counts what waits in the socket
 // (HttpExchange::bytes_after_head) and drops the connection rather than reuse it.
 TEST_CASE("a HEAD answered with a body is reported by head_matches_get", "[e2e][garbage]") {

@@ -135,6 +135,18 @@ std::vector<Variant> page_variants() {
            });
          return r;
        }});
+  v.push_back({"limits-capped-at-100",
+               Kind::Broken,
+               "page_length",
+               {"page_length"},
+               "a page asked for more than 100 records holds the first 100 (a max_limit nobody was told of); "
+               "its links still step by the limit asked",
+               "",
+               every_page([](Json& p) {
+                 auto& results = p["results"];
+                 if (results.is_array() && results.size() > 100)
+                   results.erase(results.begin() + 100, results.end());
+               })});
   v.push_back(
       {"default-page-of-10",
        Kind::Broken,
