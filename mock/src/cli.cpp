@@ -139,21 +139,42 @@ void declare_serving(CLI::App& app, Options& o) {
       ->type_name("PATH")
       ->check(not_empty("a file or a snapshot directory"))
       ->excludes(records);
+  CLI::Option* churn =
+      app.add_option_function<std::string>(
+             "--churn",
+             [&o](const std::string& text) {
+               const std::size_t colon = text.find(':');
+               o.churn_inserts = static_cast<std::uint32_t>(*digits(text.substr(0, colon), 100000));
+               o.churn_deletes = static_cast<std::uint32_t>(*digits(text.substr(colon + 1), 100000));
+             },
+             "a live collection: this many records inserted and deleted a minute\n"
+             "(seeded by --seed; X-Mock-Time: MS replays a moment; not with --user)")
+          ->type_name("INSERTS:DELETES")
+          ->check(needs("INSERTS:DELETES a minute, each a whole number up to 100000, not both 0 (e.g. 30:10)",
+                        [](std::string& text) {
+                          const std::size_t colon = text.find(':');
+                          if (colon == std::string::npos) return false;
+                          const auto in = digits(std::string_view(text).substr(0, colon), 100000);
+                          const auto out = digits(std::string_view(text).substr(colon + 1), 100000);
+                          return in && out && (*in > 0 || *out > 0);
+                        }));
   app.add_option("--threads", o.threads,
                  "worker threads that compute answers; 0 is one per core plus two\n"
                  "(idle connections, slow clients and delays hold none)")
       ->type_name("N")
       ->capture_default_str()
       ->transform(whole_number(0, 4096, "a whole number from 0 to 4096"));
-  app.add_option_function<std::string>(
-         "--user", [&o](const std::string& text) { o.user = user_of(text); },
-         "a user HTTP Basic authenticates, as DRF's BasicAuthentication does:\n"
-         "OPTIONS then lists POST's fields, PUT/PATCH/DELETE get 405, wrong\n"
-         "credentials 403; the user's multipart POST (image, entity, order, key)\n"
-         "creates a record (201)")
-      ->type_name("NAME:PASSWORD")
-      ->check(CLI::Validator(  // never echoes the password
-          [](std::string& text) { return user_of(text) ? std::string() : "needs NAME:PASSWORD"; }, ""));
+  CLI::Option* user_option =
+      app.add_option_function<std::string>(
+             "--user", [&o](const std::string& text) { o.user = user_of(text); },
+             "a user HTTP Basic authenticates, as DRF's BasicAuthentication does:\n"
+             "OPTIONS then lists POST's fields, PUT/PATCH/DELETE get 405, wrong\n"
+             "credentials 403; the user's multipart POST (image, entity, order, key)\n"
+             "creates a record (201)")
+          ->type_name("NAME:PASSWORD")
+          ->check(CLI::Validator(  // never echoes the password
+              [](std::string& text) { return user_of(text) ? std::string() : "needs NAME:PASSWORD"; }, ""));
+  user_option->excludes(churn);
   app.add_option("--state", o.state,
                  "keep uploaded records and files in DIR across restarts: each is on\n"
                  "disk before its 201 (default: in memory, gone when the mock stops)")

@@ -112,6 +112,7 @@ LiveDataset::LiveDataset(std::shared_ptr<const Dataset> base, std::optional<fs::
 
 std::size_t LiveDataset::reset() {
   const std::lock_guard writing(write_mutex_);
+  base_->restart();
   std::vector<std::string> files;
   {
     const std::unique_lock lock(mutex_);

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 
+#include "churn.hpp"
 #include "django_pages.hpp"
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
@@ -196,6 +198,26 @@ std::size_t Service::reset_uploads() const {
 }
 
 HttpResponse Service::handle(const HttpRequest& request) const {
+  // X-Mock-Time: the moment of a live collection (--churn) this request sees, for a test to replay.
+  std::optional<std::uint64_t> at;
+  if (const auto time = request.header("X-Mock-Time")) {
+    std::uint64_t ms = 0;
+    const auto [end, error] = std::from_chars(time->data(), time->data() + time->size(), ms);
+    if (time->empty() || error != std::errc{} || end != time->data() + time->size()) {
+      HttpResponse refusal{400, "text/plain; charset=utf-8", {}, {}};
+      refusal.body = "X-Mock-Time: expected whole milliseconds since the mock started (or was reset), got '" +
+                     *time + "'\n";
+      return refusal;
+    }
+    at = ms;
+  }
+  detail::set_request_time(at);
+  HttpResponse answer = handle_at(request);
+  detail::set_request_time(std::nullopt);
+  return answer;
+}
+
+HttpResponse Service::handle_at(const HttpRequest& request) const {
   const std::string_view target = request.target;
   const std::size_t q = target.find('?');
   const std::string path = common::percent_decode(target.substr(0, q), false);

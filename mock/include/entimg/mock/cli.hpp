@@ -27,7 +27,9 @@ struct Options {
   ConnectionLimits limits;  ///< --max-body, --max-request-line, --head-timeout, ... (docs/mock.md)
   bool gzip = false;        ///< --gzip: Django's GZipMiddleware
   std::size_t memo_bytes = std::size_t{8} << 20;  ///< --memo-bytes: answers kept for repeated requests
-  bool admin = false;                             ///< --admin: the routes under /__mock/
+  std::uint32_t churn_inserts = 0;                ///< --churn INSERTS:DELETES a minute: a live collection
+  std::uint32_t churn_deletes = 0;
+  bool admin = false;   ///< --admin: the routes under /__mock/
   int admin_port = -1;  ///< --admin-port N: those routes on a port of their own (implies --admin)
   std::size_t journal_size = 10000;             ///< --journal-size N: requests the journal keeps
   LogFormat log = LogFormat::text;              ///< --quiet: none, --log-json: json

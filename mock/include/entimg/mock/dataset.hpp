@@ -41,6 +41,8 @@ class Dataset {
   /// The highest id of the collection (0 when empty): new records get ids after it, as a database
   /// sequence gives them. The default walks the collection; datasets that know it say so at once.
   virtual std::int64_t max_id() const;
+  /// A collection that changes with time (--churn) starts again from its first state (POST /__mock/reset).
+  virtual void restart() const {}
 
  protected:
   /// The batching loop of page_in_batches over any way of fetching a window (LiveDataset's runs under its
@@ -53,6 +55,11 @@ class Dataset {
 /// A collection computed from (seed, position): constant memory for any size, any page in
 /// constant time, identical on every machine.
 std::unique_ptr<Dataset> make_generated_dataset(std::uint64_t records, std::uint64_t seed);
+
+/// `base` as a live collection (--churn): inserts and deletes a minute, drawn from `seed`, at the moment
+/// each request names (X-Mock-Time) or the time since the start. docs/mock.md, "A live collection".
+std::shared_ptr<const Dataset> make_churn_dataset(std::shared_ptr<const Dataset> base, std::uint32_t inserts,
+                                                  std::uint32_t deletes, std::uint64_t seed);
 
 /// Thrown when a dataset file cannot be used; the message names the file, line and problem.
 class DatasetError : public std::runtime_error {

@@ -24,6 +24,7 @@ class Service {
   std::size_t reset_uploads() const;
 
  private:
+  HttpResponse handle_at(const HttpRequest& request) const;  // at the request's moment, set by handle()
   std::shared_ptr<LiveDataset> dataset_;
   std::optional<User> user_;
 };
