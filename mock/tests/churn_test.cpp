@@ -113,7 +113,7 @@ TEST_CASE("X-Mock-Time picks the moment a request sees; a malformed one is a 400
   CHECK(bad.body.find("X-Mock-Time") != std::string::npos);
 }
 
-TEST_CASE("--churn takes INSERTS:DELETES a minute, and not with --user", "[churn][cli]") {
+TEST_CASE("the option --churn takes INSERTS:DELETES a minute, and not with --user", "[churn][cli]") {
   const ParsedOptions ok = parse_command_line({"--churn", "30:10"});
   CHECK(ok.error.empty());
   CHECK(ok.options.churn_inserts == 30);
