@@ -1,9 +1,9 @@
 """The monitor scraped by Debian's real Prometheus (docs/monitor.md).
 
-A mock on a free port is watched by `entities-images-contract monitor --interval 1s`, which Prometheus scrapes
-every second with ci/examples/prometheus-rules.yml loaded. The test asks Prometheus' HTTP API what it scraped:
-the deployment passing; then, the mock restarted on the same port with every answer a 503, status_ok failing
-and the rules file's alert pending; then, the mock gone, entimg_contract_up 0 while the monitor goes on. At
+A mock on a free port is watched by `entities-images-contract monitor --interval 500ms`, which Prometheus
+scrapes every half second with ci/examples/prometheus-rules.yml loaded. The test asks Prometheus' HTTP API
+what it scraped: the deployment passing; then, the mock restarted on the same port with every answer a 503,
+status_ok failing and the rules file's alert pending; then, the mock gone, entimg_contract_up 0 while the monitor goes on. At
 last SIGTERM stops the monitor: exit 0. Every process it starts it stops.
 
 Usage: monitor_prometheus.py --contract BINARY --mock BINARY --rules FILE
@@ -166,13 +166,13 @@ def main():
     try:
         processes.start("mock", [a.mock, "--port", "0", "--records", "60", "--seed", "7", "--quiet"])
         mock_url = processes.url("mock")
-        processes.start("monitor", [a.contract, "monitor", "--base-url", mock_url, "--interval", "1s",
+        processes.start("monitor", [a.contract, "monitor", "--base-url", mock_url, "--interval", "500ms",
                                     "--listen", "127.0.0.1:0", "--retries", "0", "--timeout", "2"])
         target = processes.url("monitor").split("//")[1]
         web = "127.0.0.1:%d" % free_port()
         config = os.path.join(work, "prometheus.yml")
         with open(config, "w") as f:
-            f.write("global: {scrape_interval: 1s, evaluation_interval: 1s}\n"
+            f.write("global: {scrape_interval: 500ms, evaluation_interval: 500ms}\n"
                     "rule_files: [%s]\n"
                     "scrape_configs:\n"
                     "  - job_name: entities-images-contract\n"
