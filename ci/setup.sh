@@ -19,8 +19,10 @@ if ! $tools_only; then
   packages+=(
     clang-format clang-14 libclang-rt-14-dev
     python3 python3-django python3-djangorestframework python3-django-filters
-    wrk nginx-light time libjpeg-turbo-progs chromium
+    wrk nginx-light time libjpeg-turbo-progs chromium prometheus
   )
+  # prometheus: the monitor's tests run their own server and promtool (where systemd runs, Debian's package
+  # also starts its service on :9090; the tests never use it).
   # Node.js may already come from elsewhere (this image has NodeSource's, which bundles npm).
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "entimg/contract/cli.hpp"
+#include "entimg/contract/monitor.hpp"
 #include "entimg/contract/report.hpp"
 #include "entimg/contract/report_formats.hpp"
 #include "entimg/contract/snapshot.hpp"
@@ -35,6 +36,20 @@ bool write_report_files(const CliOptions& o, const Write& write) {
 bool in_github_actions() {
   const char* actions = std::getenv("GITHUB_ACTIONS");
   return actions != nullptr && std::string_view(actions) == "true";
+}
+
+// A run's context as it starts: now, and the command that repeats it.
+RunContext context_from_now(std::string command_line, const CliOptions& o) {
+  RunContext context;
+  const auto now = std::chrono::system_clock::now();
+  context.started_ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  char started[32];
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&seconds));
+  context.started_at = started;
+  context.command_line = std::move(command_line);
+  context.headers = o.shown_headers;
+  return context;
 }
 
 // record and diff (docs/snapshots.md).
@@ -112,6 +127,19 @@ int main(int argc, char** argv) {
   if (o.client.insecure && o.client.base_url.size() > 0)
     std::cerr << "WARNING: --insecure: TLS certificates are NOT verified; anyone on the path can impersonate "
               << o.client.base_url << "\n";
+  if (o.command == Command::monitor) {
+    try {
+      return run_monitor(
+          o.client, o.run, o.monitor,
+          [&](std::uint64_t seed) {
+            return context_from_now(monitor_run_to_repeat(argv[0], args, o, seed), o);
+          },
+          std::cout, std::cerr);
+    } catch (const std::exception& e) {
+      std::cerr << "entities-images-contract: monitor: error: " << e.what() << "\n";
+      return 2;
+    }
+  }
   if (o.command != Command::check) return run_snapshot_command(o);
   if (!o.seed_given)
     o.run.seed =
@@ -123,16 +151,7 @@ int main(int argc, char** argv) {
     ProgressDisplay progress(std::cerr, isatty(STDERR_FILENO) != 0);
     if (o.progress && o.run.mode == Mode::Full)
       o.run.on_progress = [&](const Progress& p) { progress.update(p); };
-    RunContext context;
-    const auto now = std::chrono::system_clock::now();
-    context.started_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
-    char started[32];
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-    std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&seconds));
-    context.started_at = started;
-    context.command_line = command_to_repeat(argv[0], args, o);
-    context.headers = o.shown_headers;
+    const RunContext context = context_from_now(command_to_repeat(argv[0], args, o), o);
     RunReport report = run_contract(client, schemas, o.run);
     progress.finish();
     report.base_url = o.client.base_url;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 
@@ -87,6 +88,20 @@ CLI::Validator header_line() {
         return {};
       },
       "");
+}
+
+// "HOST:PORT" or "[IPv6]:PORT" as {HOST, PORT}.
+std::optional<std::pair<std::string, std::uint16_t>> listen_address_of(std::string_view text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  std::string_view host = text.substr(0, colon);
+  if (host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  else if (host.find(':') != std::string_view::npos)
+    return std::nullopt;
+  const auto port = common::cli::digits(text.substr(colon + 1), 65535);
+  if (host.empty() || !port || colon + 1 == text.size()) return std::nullopt;
+  return std::pair{std::string(host), static_cast<std::uint16_t>(*port)};
 }
 
 // "Name=VARIABLE" as {Name, VARIABLE}.
@@ -337,6 +352,49 @@ void add_check_options(CLI::App& check, CliOptions& o) {
   check.add_flag_callback("--list", stand_alone(o.list), "print the rules, one a line, and exit");
 }
 
+void add_monitor_options(CLI::App& monitor, CliOptions& o) {
+  // A monitor runs quick checks only: the walk's options are not its own.
+  for (const char* walking : {"--walk-limit", "--concurrency", "--no-progress"})
+    monitor.remove_option(monitor.get_option(walking));
+  monitor.option_defaults()->group("Run");
+  monitor
+      .add_option_function<std::string>(
+          "--interval",
+          [&o](const std::string& text) {
+            std::string why;
+            o.monitor.interval = *parse_interval(text, why);
+          },
+          "time from one run's start to the next's: 30s, 5m, 1h, 1h30m\n(default 5m)")
+      ->type_name("DURATION")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            std::string why;
+            parse_interval(text, why);
+            return why;
+          },
+          ""));
+  monitor
+      .add_option_function<std::string>(
+          "--listen",
+          [&o](const std::string& text) {
+            std::tie(o.monitor.listen_host, o.monitor.listen_port) = *listen_address_of(text);
+          },
+          "serve /metrics, /report.html and /report.json here (default\n127.0.0.1:9464; port 0 picks a free "
+          "one)")
+      ->type_name("HOST:PORT")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return listen_address_of(text) ? std::string()
+                                           : "needs HOST:PORT (an address and a port up to 65535; IPv6 as "
+                                             "[::1]:9464), got '" +
+                                                 text + "'";
+          },
+          ""));
+  monitor.add_option("--runs", o.monitor.runs, "stop after N runs (default: run until SIGINT or SIGTERM)")
+      ->type_name("N")
+      ->transform(whole_number(1));
+}
+
 void add_record_options(CLI::App& record, CliOptions& o) {
   record.option_defaults()->group("Run");
   record.add_option("--out", o.out, "the snapshot directory")
@@ -366,7 +424,7 @@ void add_diff_options(CLI::App& diff, CliOptions& o, CLI::Option* base_url) {
 }
 
 const char* word_of(Command command) {
-  return command == Command::record ? "record" : "diff";
+  return command == Command::record ? "record" : command == Command::diff ? "diff" : "monitor";
 }
 
 // record and diff start the command line, and a check run's requirement of --base-url is not theirs.
@@ -395,7 +453,7 @@ void declare_commands(CLI::App& app, CliOptions& o, const Getenv& getenv) {
       "cross-field rules, page length, links, origin, ordering, walk, headers and parameter handling.\n"
       "It only sends GET, HEAD and OPTIONS. Exit: 0 all rules pass, 1 a rule failed, 2 usage or\n"
       "connection error.");
-  app.footer("entities-images-contract COMMAND --help lists the options of record or diff.");
+  app.footer("entities-images-contract COMMAND --help lists the options of record, diff or monitor.");
   app.formatter(std::make_shared<HelpFormatter>());
   app.get_formatter()->column_width(30);
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -409,6 +467,13 @@ void declare_commands(CLI::App& app, CliOptions& o, const Getenv& getenv) {
       add_command(app, o, Command::diff, "Compares a snapshot with the deployment or with a second snapshot.",
                   "It reports records added, removed and changed (by id, field by field), schema drift, the\n"
                   "first page's headers and count. Exit: 0 no change, 1 changes, 2 error.");
+  CLI::App& monitor = add_command(
+      app, o, Command::monitor, "Runs the quick checks on a schedule and serves their outcome to Prometheus.",
+      "It serves the metrics on /metrics (Prometheus' text format), the last run's report on\n"
+      "/report.html and /report.json (docs/monitor.md). A run that finds failures, or cannot reach\n"
+      "the deployment (entimg_contract_up 0), is a metric, never the end of the monitor; each run's\n"
+      "--deadline is the interval unless given. Stops on SIGINT or SIGTERM. Exit: 0 stopped, 2 usage\n"
+      "error or cannot listen.");
   add_client_options(app, o, getenv)->required();
   add_check_options(app, o);
   add_report_options(app, o);
@@ -416,7 +481,9 @@ void declare_commands(CLI::App& app, CliOptions& o, const Getenv& getenv) {
   add_record_options(record, o);
   add_diff_options(diff, o, add_client_options(diff, o, getenv));
   add_report_options(diff, o);
-  for (CLI::App* command : {&app, &record, &diff}) {
+  add_client_options(monitor, o, getenv)->required();
+  add_monitor_options(monitor, o);
+  for (CLI::App* command : {&app, &record, &diff, &monitor}) {
     command->option_defaults()->group("Options");
     command->add_flag_callback("--version", stand_alone(o.version), "print the version and exit");
     command->set_help_flag("-h,--help", "print this help and exit");
@@ -481,6 +548,29 @@ std::string command_to_repeat(std::string_view program, const std::vector<std::s
   // --header-from-env keeps secrets off the command line; one typed there as well is masked all the same.
   detail::SecretMask(options.client.secrets).apply(line);
   return line;
+}
+
+std::string monitor_run_to_repeat(std::string_view program, const std::vector<std::string_view>& args,
+                                  const CliOptions& options, std::uint64_t seed) {
+  // The monitor's own options are those a check run does not take.
+  CliOptions unused;
+  CLI::App app;
+  declare_commands(app, unused, [](const std::string&) { return std::nullopt; });
+  std::vector<std::string_view> check_args;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string name(args[i].substr(0, args[i].find('=')));
+    if (i == 0 && args[i] == "monitor") continue;
+    const CLI::Option* own = app.get_subcommand("monitor")->get_option_no_throw(name);
+    if (own != nullptr && app.get_option_no_throw(name) == nullptr) {
+      if (name.size() == args[i].size() && own->get_expected_min() > 0) ++i;  // its value, a word of its own
+      continue;
+    }
+    check_args.push_back(args[i]);
+  }
+  CliOptions run = options;
+  run.seed_given = false;
+  run.run.seed = seed;
+  return command_to_repeat(program, check_args, run);
 }
 
 std::string contract_usage(Command command) {

@@ -704,11 +704,14 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
   return finish();
 }
 
-Client::Client(ClientOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+Client::Client(ClientOptions options)
+    : on_answer_(options.on_answer), impl_(std::make_unique<Impl>(std::move(options))) {}
 Client::~Client() = default;
 
 HttpExchange Client::request(std::string_view method, std::string_view url_or_path) {
-  return impl_->request(method, url_or_path);
+  HttpExchange exchange = impl_->request(method, url_or_path);
+  if (on_answer_) on_answer_(exchange);
+  return exchange;
 }
 const std::string& Client::origin() const {
   return impl_->origin();

@@ -112,6 +112,7 @@ class Run {
     }
     report.requests = client_.requests_sent();
     report.records_seen = walk_records_;
+    report.count = seen_count_;
     report.walk_duration = walk_duration_;
     report.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
     fill_outcomes(report);
@@ -136,7 +137,8 @@ class Run {
   std::string quick() {
     const Page first = get(query("first page", std::nullopt, std::nullopt));
     if (first.exchange.status == 0) return "cannot check " + first.exchange.url + ": " + first.exchange.error;
-    const std::uint64_t count = count_of(first).value_or(0);
+    seen_count_ = count_of(first);
+    const std::uint64_t count = seen_count_.value_or(0);
     default_page_length(context_, first, findings_);
 
     // Each page is dropped once its comparisons are done: with bodies near the 64 MiB cap, every page
@@ -191,6 +193,7 @@ class Run {
   Findings findings_;
   detail::Coverage coverage_;
   std::uint64_t first_count_ = 0;
+  std::optional<std::uint64_t> seen_count_;
   std::uint64_t walk_records_ = 0;
   std::uint64_t walk_pages_ = 0;
   std::uint64_t walk_bytes_ = 0;  // bodies read by the walk, against options_.byte_cap
@@ -365,7 +368,9 @@ void Run::fill_outcomes(RunReport& report) const {
     // Findings keeps the first ones of each rule and counts the rest.
     for (const Failure& f : findings_.failures())
       if (f.rule == rule.name) outcome.failures.push_back(f);
-    if (const std::uint64_t more = findings_.left_out(rule.name); more > 0)
+    const std::uint64_t more = findings_.left_out(rule.name);
+    outcome.failures_found = outcome.failures.size() + more;
+    if (more > 0)
       outcome.failures.push_back({std::string(rule.name),
                                   "… and " + std::to_string(more) + " more failures of this rule", "", "",
                                   std::nullopt});

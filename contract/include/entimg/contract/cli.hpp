@@ -7,16 +7,17 @@
 #include <vector>
 
 #include "entimg/contract/http.hpp"
+#include "entimg/contract/monitor.hpp"
 #include "entimg/contract/report_formats.hpp"
 #include "entimg/contract/runner.hpp"
 
 namespace entimg::contract {
 
-enum class Command { check, record, diff };
+enum class Command { check, record, diff, monitor };
 
 /// The command line of entities-images-contract.
 struct CliOptions {
-  Command command = Command::check;  ///< the first word: (none) checks, `record`, `diff`
+  Command command = Command::check;  ///< the first word: (none) checks, `record`, `diff`, `monitor`
   ClientOptions client;
   RunOptions run;
   bool seed_given = false;
@@ -35,6 +36,8 @@ struct CliOptions {
   std::optional<std::filesystem::path> against;   ///< --against DIR (a second snapshot instead of --base-url)
   std::vector<std::string> ignore;                ///< --ignore FIELD
   bool strict_host = false;                       ///< --strict-host
+  // monitor
+  MonitorOptions monitor;  ///< --interval, --listen, --runs
 
   /// The file asked for with that format's flag ("--junit"), if any.
   std::optional<std::filesystem::path> report_file(std::string_view flag) const;
@@ -57,5 +60,9 @@ std::string contract_usage(Command command = Command::check);
 /// the seed came from the clock; a --header-from-env value found among them is masked.
 std::string command_to_repeat(std::string_view program, const std::vector<std::string_view>& args,
                               const CliOptions& options);
+/// The same for one run of `monitor`: a check run with its options and that seed, the monitor's own
+/// options (--interval, --listen, …) left out.
+std::string monitor_run_to_repeat(std::string_view program, const std::vector<std::string_view>& args,
+                                  const CliOptions& options, std::uint64_t seed);
 
 }  // namespace entimg::contract

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,8 @@ struct ClientOptions {
   std::chrono::milliseconds max_retry_wait{30000};
   std::optional<std::filesystem::path> cacert;  ///< extra CA bundle; system CAs otherwise
   bool insecure = false;                        ///< skip TLS verification (the CLI warns loudly)
+  /// Called with each request's outcome, from the thread that made it (the monitor times requests).
+  std::function<void(const HttpExchange&)> on_answer;
 };
 
 /// Thread-safe; shares the rate limit, the request budget and the deadline between threads.
@@ -78,6 +81,7 @@ class Client {
 
  private:
   struct Impl;
+  std::function<void(const HttpExchange&)> on_answer_;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -49,6 +49,7 @@ struct RuleOutcome {
   bool selected = true;  ///< false: left out by --only/--skip
   std::uint64_t checked = 0;
   std::vector<Failure> failures;
+  std::uint64_t failures_found = 0;  ///< every failure found, those past the kept ones included
   std::vector<std::string> notes;
   bool passed() const { return selected && checked > 0 && failures.empty(); }
   bool failed() const { return selected && !failures.empty(); }
@@ -69,7 +70,8 @@ struct RunReport {
   std::uint64_t seed = 0;
   std::vector<RuleOutcome> rules;  ///< every rule, in all_rules() order
   std::uint64_t requests = 0;
-  std::uint64_t records_seen = 0;  ///< records the full walk went through
+  std::uint64_t records_seen = 0;      ///< records the full walk went through
+  std::optional<std::uint64_t> count;  ///< the first page's `count`, when it gave one
   std::chrono::milliseconds walk_duration{0};
   std::chrono::milliseconds duration{0};
   /// The behaviours the table of coverage.cpp knows, each with the requests that exercised it.
