@@ -125,7 +125,7 @@ TEST_CASE("monitor metrics: runs, rules, count and its change, latency", "[monit
   CHECK(down.find("entimg_contract_count ") == std::string::npos);  // no count seen: no count claimed
 }
 
-TEST_CASE("--interval: durations as Prometheus writes them", "[monitor][cli]") {
+TEST_CASE("the option --interval: durations as Prometheus writes them", "[monitor][cli]") {
   std::string why;
   CHECK(parse_interval("30s", why) == 30s);
   CHECK(parse_interval("5m", why) == 5min);

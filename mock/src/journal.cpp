@@ -46,6 +46,34 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
+// A moment as unix milliseconds ("1764067200000") or ISO-8601 UTC ("2026-11-25T12:00:00Z", with
+// optional .mmm), as the journal writes it.
+std::optional<std::int64_t> moment(const std::string& text) {
+  if (const auto ms = whole(text); ms && *ms <= static_cast<std::uint64_t>(INT64_MAX))
+    return static_cast<std::int64_t>(*ms);
+  std::tm utc{};
+  int millis = 0, used = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &utc.tm_year, &utc.tm_mon, &utc.tm_mday,
+                  &utc.tm_hour, &utc.tm_min, &utc.tm_sec, &used) != 6)
+    return std::nullopt;
+  std::string_view rest = std::string_view(text).substr(static_cast<std::size_t>(used));
+  if (rest.size() == 5 && rest.front() == '.' && rest.back() == 'Z') {
+    const auto m = whole(std::string(rest.substr(1, 3)));
+    if (!m) return std::nullopt;
+    millis = static_cast<int>(*m);
+  } else if (rest != "Z") {
+    return std::nullopt;
+  }
+  if (utc.tm_mon < 1 || utc.tm_mon > 12 || utc.tm_mday < 1 || utc.tm_mday > 31 || utc.tm_hour > 23 ||
+      utc.tm_min > 59 || utc.tm_sec > 60 || utc.tm_hour < 0 || utc.tm_min < 0 || utc.tm_sec < 0)
+    return std::nullopt;  // timegm would carry a 13th month into the next year rather than refuse it
+  utc.tm_year -= 1900;
+  utc.tm_mon -= 1;
+  const std::time_t seconds = timegm(&utc);
+  if (seconds == -1) return std::nullopt;
+  return static_cast<std::int64_t>(seconds) * 1000 + millis;
+}
+
 }  // namespace
 
 std::pair<std::optional<JournalFilter>, std::string> JournalFilter::parse(std::string_view query) {
@@ -59,13 +87,20 @@ std::pair<std::optional<JournalFilter>, std::string> JournalFilter::parse(std::s
       // query.NAME=VALUE: the request had NAME with VALUE; query.NAME alone (no '='): it had NAME.
       const bool bare = query.find(key + "=") == std::string_view::npos && value.empty();
       f.params.emplace_back(key.substr(6), bare ? std::nullopt : std::optional<std::string>(value));
+    } else if (key == "after" || key == "before") {
+      const auto at = moment(value);
+      if (!at)
+        return {std::nullopt,
+                "'" + key + "' must be unix milliseconds or a UTC time such as 2026-11-25T12:00:00Z, got '" +
+                    value + "'"};
+      (key == "after" ? f.after_ms : f.before_ms) = *at;
     } else if (key == "since" || key == "limit") {
       const auto n = whole(value);
       if (!n) return {std::nullopt, "'" + key + "' must be a whole number, got '" + value + "'"};
       (key == "since" ? f.since : f.limit.emplace()) = *n;
     } else {
-      return {std::nullopt,
-              "unknown filter '" + key + "' (filters: method, path, query.NAME[=VALUE], since, limit)"};
+      return {std::nullopt, "unknown filter '" + key +
+                                "' (filters: method, path, query.NAME[=VALUE], since, after, before, limit)"};
     }
   }
   return {f, ""};
@@ -73,6 +108,7 @@ std::pair<std::optional<JournalFilter>, std::string> JournalFilter::parse(std::s
 
 bool JournalFilter::selects(const JournalEntry& e) const {
   if (e.seq <= since) return false;
+  if ((after_ms && e.unix_ms < *after_ms) || (before_ms && e.unix_ms >= *before_ms)) return false;
   if (method && !common::iequals_ascii(*method, e.method)) return false;
   if (path && *path != e.path) return false;
   for (const auto& [name, value] : params) {

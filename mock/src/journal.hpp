@@ -31,13 +31,14 @@ struct JournalEntry {
 };
 
 /// Which entries a query selects: GET /__mock/requests?method=GET&path=/edw/api/entities-images/
-/// &query.offset=24&since=SEQ&limit=N.
+/// &query.offset=24&since=SEQ&after=TIME&before=TIME&limit=N.
 struct JournalFilter {
   std::optional<std::string> method;                                       ///< exact, case-insensitive
   std::optional<std::string> path;                                         ///< the decoded path, exact
   std::vector<std::pair<std::string, std::optional<std::string>>> params;  ///< query.NAME[=VALUE]
   std::uint64_t since = 0;                                                 ///< entries after this seq
-  std::optional<std::uint64_t> limit;                                      ///< the first N selected
+  std::optional<std::int64_t> after_ms, before_ms;  ///< after=T, before=T: unix ms or ISO-8601 UTC
+  std::optional<std::uint64_t> limit;               ///< the first N selected
 
   /// The filter of an admin query string, or the message of a 400 saying what is wrong with it.
   static std::pair<std::optional<JournalFilter>, std::string> parse(std::string_view query);

@@ -56,6 +56,12 @@ TEST_CASE("the journal lists what the app asked, filtered, and forgets on DELETE
   const std::uint64_t first = all["requests"][0]["seq"];
   CHECK(get_json(client, "/__mock/requests?since=" + std::to_string(first))["count"] == 2);
   CHECK(get_json(client, "/__mock/requests?limit=1")["count"] == 1);
+  // after= and before= take the times the journal writes, or unix milliseconds.
+  const std::string first_time = all["requests"][0]["time"];
+  CHECK(get_json(client, "/__mock/requests/count?after=" + first_time)["count"] == 3);
+  CHECK(get_json(client, "/__mock/requests/count?before=" + first_time)["count"] == 0);
+  CHECK(get_json(client, "/__mock/requests/count?after=0")["count"] == 3);
+  CHECK(get_json(client, "/__mock/requests/count?after=4102444800000")["count"] == 0);  // 2100
   for (const char* bad :
        {"/__mock/requests?since=abc", "/__mock/requests?colour=red", "/__mock/requests/count?limit=-1"}) {
     const auto r = client.Get(bad);
