@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -414,17 +415,32 @@ void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::st
   head.append("HTTP/1.1 ").append(std::to_string(response.status)).append(" ");
   head.append(reason_phrase(response.status)).append("\r\n");
   bool close = !keep_alive;
+  bool chunked = false;  // a handler asking for Transfer-Encoding: chunked gets its body sent in chunks
   for (const auto& [name, value] : response.headers) {
     if (common::iequals_ascii(name, "Connection")) {
       close = close || common::iequals_ascii(value, "close");
       continue;  // written once, below
     }
+    chunked = chunked ||
+              (common::iequals_ascii(name, "Transfer-Encoding") && common::iequals_ascii(value, "chunked"));
     head.append(name).append(": ").append(value).append("\r\n");
   }
+  chunked = chunked && minor == 1 && !no_body_status(response.status);
   if (!response.content_type.empty())
     head.append("Content-Type: ").append(response.content_type).append("\r\n");
-  if (!no_body_status(response.status))
+  if (!no_body_status(response.status) && !chunked)
     head.append("Content-Length: ").append(std::to_string(response.body.size())).append("\r\n");
+  if (chunked && method != "HEAD") {
+    std::string framed;
+    constexpr std::size_t kChunk = 4096;
+    for (std::size_t at = 0; at < response.body.size(); at += kChunk) {
+      const std::size_t n = std::min(kChunk, response.body.size() - at);
+      char size[20];
+      framed.append(size, static_cast<std::size_t>(std::snprintf(size, sizeof size, "%zx\r\n", n)));
+      framed.append(response.body, at, n).append("\r\n");
+    }
+    response.body = std::move(framed.append("0\r\n\r\n"));
+  }
   // Django sends none; the mock says plainly that it serves no ranges (a Range header is ignored).
   head.append("Accept-Ranges: none\r\n");
   if (close)

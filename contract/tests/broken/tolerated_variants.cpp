@@ -1,7 +1,11 @@
 // The tolerated variants: they differ from DRF only where the contract allows, and pass.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <functional>
+#include <thread>
 
+#include "entimg/mock/behaviour.hpp"
 #include "variant_support.hpp"
 
 namespace entimg::broken::detail {
@@ -196,6 +200,68 @@ std::vector<Variant> tolerated_variants() {
                  if (header_of(r, "Allow")) set_header(r, "Allow", "OPTIONS, HEAD, POST, GET");
                  return r;
                }});
+  v.push_back({"chunked-answers",
+               Kind::Tolerated,
+               "",
+               {},
+               "every body is sent with Transfer-Encoding: chunked, in 4 KiB chunks, no Content-Length",
+               "",
+               [](const Call& c) {
+                 HttpResponse r = c.answer();
+                 r.headers.emplace_back("Transfer-Encoding", "chunked");
+                 return r;
+               }});
+  v.push_back({"throttled-now-and-then",
+               Kind::Tolerated,
+               "",
+               {},
+               "every seventh request is answered 429 with Retry-After: 0, as DRF's throttling answers; a "
+               "retry is answered",
+               "",
+               [](const Call& c) {
+                 static std::atomic<std::uint64_t> counter{0};
+                 if (++counter % 7 == 0) {
+                   HttpResponse r =
+                       json_error(429, "Request was throttled. Expected available in 0 seconds.");
+                   r.headers.emplace_back("Retry-After", "0");
+                   return r;
+                 }
+                 return c.answer();
+               }});
+  v.push_back(
+      {"slow-answers", Kind::Tolerated, "", {}, "every answer comes 150 ms late", "", [](const Call& c) {
+         std::this_thread::sleep_for(std::chrono::milliseconds(150));
+         return c.answer();
+       }});
+  v.push_back(
+      {"etag-and-conditional-get",
+       Kind::Tolerated,
+       "",
+       {},
+       "answers carry an ETag and Last-Modified, and If-None-Match with that ETag gets 304 (the suite "
+       "sends no conditional request)",
+       "",
+       [](const Call& c) {
+         HttpResponse r = c.answer();
+         const std::string tag = "\"" + std::to_string(std::hash<std::string>{}(r.body)) + "\"";
+         if (c.request.header("If-None-Match") == tag) return HttpResponse{304, "", {{"ETag", tag}}, ""};
+         r.headers.emplace_back("ETag", tag);
+         r.headers.emplace_back("Last-Modified", "Sat, 22 Nov 2025 07:00:00 GMT");
+         return r;
+       }});
+  v.push_back(
+      {"gzip-when-asked",
+       Kind::Tolerated,
+       "",
+       {},
+       "JSON answers are gzipped for a client whose Accept-Encoding offers gzip (the suite offers none), "
+       "with Vary: Accept-Encoding",
+       "",
+       [](const Call& c) {
+         HttpResponse r = c.answer();
+         mock::apply_gzip_middleware(c.request, r);
+         return r;
+       }});
   return v;
 }
 
