@@ -12,14 +12,6 @@ CLI::Validator needs(const std::string& what, std::function<bool(std::string&)> 
       "");
 }
 
-std::optional<std::uint64_t> digits(std::string_view text, std::uint64_t max) {
-  std::uint64_t n = 0;
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
-  if (std::from_chars(text.data(), text.data() + text.size(), n).ec != std::errc{} || n > max)
-    return std::nullopt;
-  return n;
-}
-
 CLI::Validator whole_number(std::uint64_t min, std::uint64_t max, const std::string& what) {
   const bool bounded = max != std::numeric_limits<std::uint64_t>::max();
   const std::string range = bounded   ? " from " + std::to_string(min) + " to " + std::to_string(max)

@@ -36,13 +36,6 @@ Plan refuse(const std::string& message) {
   return p;
 }
 
-std::optional<std::uint64_t> whole(const std::string& text, std::uint64_t max) {
-  std::uint64_t n = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size() || n > max) return std::nullopt;
-  return n;
-}
-
 double unit(common::Pcg32& rng) {
   return static_cast<double>(rng.next_u32()) / 4294967296.0;
 }
@@ -84,7 +77,7 @@ Plan FaultPlanner::plan(const HttpRequest& request) {
   }
   // One request can ask for exactly what it wants.
   if (const auto v = request.header("X-Mock-Latency")) {
-    const auto ms = whole(*v, std::numeric_limits<std::uint64_t>::max());
+    const auto ms = common::digits(*v);
     if (!ms) return refuse("X-Mock-Latency: expected a whole number of milliseconds, got '" + *v + "'");
     if (*ms > o.max_delay_ms)
       return refuse("X-Mock-Latency: " + *v + " ms is longer than the mock holds an answer, " +
@@ -106,7 +99,7 @@ Plan FaultPlanner::plan(const HttpRequest& request) {
     p.drop = *v == "1";
   }
   if (const auto v = request.header("X-Mock-Slow-Body")) {
-    const auto bps = whole(*v, 1'000'000'000);
+    const auto bps = common::digits(*v, 1'000'000'000);
     if (!bps)
       return refuse("X-Mock-Slow-Body: expected bytes a second from 0 to 1000000000, got '" + *v + "'");
     p.slow_body_bps = *bps;

@@ -1,6 +1,5 @@
 #include "journal.hpp"
 
-#include <charconv>
 #include <ctime>
 
 #include <nlohmann/json.hpp>
@@ -10,13 +9,6 @@
 namespace entimg::mock::detail {
 
 namespace {
-
-std::optional<std::uint64_t> whole(std::string_view text) {
-  std::uint64_t n = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (text.empty() || error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return n;
-}
 
 std::string iso_time(std::int64_t unix_ms) {
   const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
@@ -49,7 +41,7 @@ std::string base64(std::string_view bytes) {
 // A moment as unix milliseconds ("1764067200000") or ISO-8601 UTC ("2026-11-25T12:00:00Z", with
 // optional .mmm), as the journal writes it.
 std::optional<std::int64_t> moment(const std::string& text) {
-  if (const auto ms = whole(text); ms && *ms <= static_cast<std::uint64_t>(INT64_MAX))
+  if (const auto ms = common::digits(text); ms && *ms <= static_cast<std::uint64_t>(INT64_MAX))
     return static_cast<std::int64_t>(*ms);
   std::tm utc{};
   int millis = 0, used = 0;
@@ -58,7 +50,7 @@ std::optional<std::int64_t> moment(const std::string& text) {
     return std::nullopt;
   std::string_view rest = std::string_view(text).substr(static_cast<std::size_t>(used));
   if (rest.size() == 5 && rest.front() == '.' && rest.back() == 'Z') {
-    const auto m = whole(std::string(rest.substr(1, 3)));
+    const auto m = common::digits(std::string(rest.substr(1, 3)));
     if (!m) return std::nullopt;
     millis = static_cast<int>(*m);
   } else if (rest != "Z") {
@@ -95,7 +87,7 @@ std::pair<std::optional<JournalFilter>, std::string> JournalFilter::parse(std::s
                     value + "'"};
       (key == "after" ? f.after_ms : f.before_ms) = *at;
     } else if (key == "since" || key == "limit") {
-      const auto n = whole(value);
+      const auto n = common::digits(value);
       if (!n) return {std::nullopt, "'" + key + "' must be a whole number, got '" + value + "'"};
       (key == "since" ? f.since : f.limit.emplace()) = *n;
     } else {

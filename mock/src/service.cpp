@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 
 #include "churn.hpp"
 #include "django_pages.hpp"
@@ -201,15 +200,13 @@ HttpResponse Service::handle(const HttpRequest& request) const {
   // X-Mock-Time: the moment of a live collection (--churn) this request sees, for a test to replay.
   std::optional<std::uint64_t> at;
   if (const auto time = request.header("X-Mock-Time")) {
-    std::uint64_t ms = 0;
-    const auto [end, error] = std::from_chars(time->data(), time->data() + time->size(), ms);
-    if (time->empty() || error != std::errc{} || end != time->data() + time->size()) {
+    at = common::digits(*time);
+    if (!at) {
       HttpResponse refusal{400, "text/plain; charset=utf-8", {}, {}};
       refusal.body = "X-Mock-Time: expected whole milliseconds since the mock started (or was reset), got '" +
                      *time + "'\n";
       return refusal;
     }
-    at = ms;
   }
   detail::set_request_time(at);
   HttpResponse answer = handle_at(request);

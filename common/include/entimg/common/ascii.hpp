@@ -2,6 +2,10 @@
 // ASCII-only text helpers. HTTP header names, media types, schemes and hosts compare without case in
 // ASCII alone (RFC 9110 §5.1), never by the C locale, so these never call std::tolower.
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -40,6 +44,16 @@ constexpr std::string_view trim(std::string_view text, std::string_view space = 
   const auto first = text.find_first_not_of(space);
   if (first == std::string_view::npos) return {};
   return text.substr(first, text.find_last_not_of(space) - first + 1);
+}
+
+/// The value of text made of ASCII digits only (no sign, no space), if it is at most max.
+inline std::optional<std::uint64_t> digits(std::string_view text,
+                                           std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+  std::uint64_t n = 0;
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  if (std::from_chars(text.data(), text.data() + text.size(), n).ec != std::errc{} || n > max)
+    return std::nullopt;
+  return n;
 }
 
 }  // namespace entimg::common

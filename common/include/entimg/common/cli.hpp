@@ -10,14 +10,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include "entimg/common/ascii.hpp"
+
 namespace entimg::common::cli {
 
 /// A check failing with "needs WHAT, got 'VALUE'"; option_error() puts "option --NAME" in front.
 CLI::Validator needs(const std::string& what, std::function<bool(std::string&)> accepts);
 
-/// The value of digits-only text, if it is at most max.
-std::optional<std::uint64_t> digits(std::string_view text,
-                                    std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
+/// The value of digits-only text, if it is at most max (common/ascii.hpp).
+using common::digits;
 
 /// Digits only, from min to max ("needs WHAT, got 'V'"; WHAT says the range unless given). It rewrites
 /// the text without leading zeros, which CLI11 would read as octal, so options take it with transform():
