@@ -48,7 +48,7 @@ const std::vector<Rule>& all_rules() {
        "spec §2.1 (id: unique identifier)"},
       {"walk_count_matches", "walk", "records seen in a complete walk == count of the first page",
        "spec §2.2 (count: total number of records)"},
-      {"count_stable", "walk", "every page of a walk reports the first page's count",
+      {"count_stable", "walk", "every page of the quick plan and of a walk reports the first page's count",
        "spec §2.2 (count: total number of records); reference §5.3"},
       {"refetch_same_ids", "walk", "fetching a page again returns the same ids in the same order",
        "spec §2.2 rule 3; reference §5.1"},

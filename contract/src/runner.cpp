@@ -126,9 +126,11 @@ class Run {
     return detail::as_count(detail::member(*page.json, "count"));
   }
 
-  Page get(const PageQuery& q) {
+  // A page of the quick plan, judged alone and, past the first, against the first.
+  Page get(const PageQuery& q, const Page* first = nullptr) {
     Page page = fetch(client_, context_, q);
     check_page(context_, page, findings_);
+    if (first != nullptr) count_stable(context_, *first, page, findings_);
     coverage_.add(page);
     return page;
   }
@@ -143,24 +145,26 @@ class Run {
 
     // Each page is dropped once its comparisons are done: with bodies near the 64 MiB cap, every page
     // held is a body and its document.
-    ascending_across_pages(context_, first, get(query("second page", std::nullopt, 12)), findings_);
+    ascending_across_pages(context_, first, get(query("second page", std::nullopt, 12), &first), findings_);
 
     common::Pcg32 rng(options_.seed, 0x51);
     const std::uint64_t middle = count > 1 ? rng.next_u64() % count : 0;
     {
-      const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}));
+      const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}), &first);
       refetch_same_ids(context_, mid,
-                       get(query("random middle page again", 12, middle, {{"format", "json"}})), findings_);
+                       get(query("random middle page again", 12, middle, {{"format", "json"}}), &first),
+                       findings_);
     }
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
-    get(query("last page", std::nullopt, last_offset));
-    get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));
-    get(query("long page, above the usual limit caps", kLongLimit, 0));
-    get(query("overflow page", std::nullopt, count + 7));
+    get(query("last page", std::nullopt, last_offset), &first);
+    get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0), &first);
+    get(query("long page, above the usual limit caps", kLongLimit, 0), &first);
+    get(query("overflow page", std::nullopt, count + 7), &first);
 
-    format_json_same(context_,
-                     get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
-                     first, findings_);
+    format_json_same(
+        context_,
+        get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}}), &first),
+        first, findings_);
 
     const std::uint64_t tail = count > 2 ? count - 2 : 0;
     for (const PageQuery& q :
@@ -168,7 +172,7 @@ class Run {
           probe("limit", std::to_string(kHugeLimit), kHugeLimit, tail, {{"offset", std::to_string(tail)}}),
           probe("offset", "abc", 12, 0), probe("offset", "-1", 12, 0),
           probe("offset", std::to_string(count + 100), 12, count + 100)})
-      parameter_probe(context_, get(q), findings_);
+      parameter_probe(context_, get(q, &first), findings_);
 
     const HttpExchange head = client_.request("HEAD", detail::path_with_query(context_.collection_path, {}));
     head_matches_get(context_, first, head, findings_);
