@@ -126,45 +126,52 @@ class Run {
     return detail::as_count(detail::member(*page.json, "count"));
   }
 
-  // A page of the quick plan, judged alone and, past the first, against the first.
-  Page get(const PageQuery& q, const Page* first = nullptr) {
+  // A page of the quick plan, judged alone and, past the first, against the first page's count.
+  Page get(const PageQuery& q) {
     Page page = fetch(client_, context_, q);
     check_page(context_, page, findings_);
-    if (first != nullptr) count_stable(context_, *first, page, findings_);
+    if (seen_count_) count_stable(context_, *seen_count_, first_url_, page, findings_);
     coverage_.add(page);
     return page;
   }
 
   // Returns a reason when the deployment cannot be checked at all.
   std::string quick() {
-    const Page first = get(query("first page", std::nullopt, std::nullopt));
-    if (first.exchange.status == 0) return "cannot check " + first.exchange.url + ": " + first.exchange.error;
-    seen_count_ = count_of(first);
+    std::optional<Page> first = get(query("first page", std::nullopt, std::nullopt));
+    if (first->exchange.status == 0)
+      return "cannot check " + first->exchange.url + ": " + first->exchange.error;
+    seen_count_ = count_of(*first);
+    first_url_ = first->exchange.url;
     const std::uint64_t count = seen_count_.value_or(0);
-    default_page_length(context_, first, findings_);
+    default_page_length(context_, *first, findings_);
 
-    // Each page is dropped once its comparisons are done: with bodies near the 64 MiB cap, every page
-    // held is a body and its document.
-    ascending_across_pages(context_, first, get(query("second page", std::nullopt, 12), &first), findings_);
+    // With bodies near the 64 MiB cap every page held is a body and its document, so no more than two
+    // are held at once: what needs the whole first page comes first, then the first page goes.
+    ascending_across_pages(context_, *first, get(query("second page", std::nullopt, 12)), findings_);
+    format_json_same(context_,
+                     get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
+                     *first, findings_);
+    const HttpExchange head = client_.request("HEAD", detail::path_with_query(context_.collection_path, {}));
+    head_matches_get(context_, *first, head, findings_);
+    coverage_.add(head);
+    first.reset();
+    const HttpExchange options =
+        client_.request("OPTIONS", detail::path_with_query(context_.collection_path, {}));
+    options_ok(context_, options, findings_);
+    coverage_.add(options);
 
     common::Pcg32 rng(options_.seed, 0x51);
     const std::uint64_t middle = count > 1 ? rng.next_u64() % count : 0;
     {
-      const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}), &first);
+      const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}));
       refetch_same_ids(context_, mid,
-                       get(query("random middle page again", 12, middle, {{"format", "json"}}), &first),
-                       findings_);
+                       get(query("random middle page again", 12, middle, {{"format", "json"}})), findings_);
     }
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
-    get(query("last page", std::nullopt, last_offset), &first);
-    get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0), &first);
-    get(query("long page, above the usual limit caps", kLongLimit, 0), &first);
-    get(query("overflow page", std::nullopt, count + 7), &first);
-
-    format_json_same(
-        context_,
-        get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}}), &first),
-        first, findings_);
+    get(query("last page", std::nullopt, last_offset));
+    get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));
+    get(query("long page, above the usual limit caps", kLongLimit, 0));
+    get(query("overflow page", std::nullopt, count + 7));
 
     const std::uint64_t tail = count > 2 ? count - 2 : 0;
     for (const PageQuery& q :
@@ -172,15 +179,7 @@ class Run {
           probe("limit", std::to_string(kHugeLimit), kHugeLimit, tail, {{"offset", std::to_string(tail)}}),
           probe("offset", "abc", 12, 0), probe("offset", "-1", 12, 0),
           probe("offset", std::to_string(count + 100), 12, count + 100)})
-      parameter_probe(context_, get(q, &first), findings_);
-
-    const HttpExchange head = client_.request("HEAD", detail::path_with_query(context_.collection_path, {}));
-    head_matches_get(context_, first, head, findings_);
-    coverage_.add(head);
-    const HttpExchange options =
-        client_.request("OPTIONS", detail::path_with_query(context_.collection_path, {}));
-    options_ok(context_, options, findings_);
-    coverage_.add(options);
+      parameter_probe(context_, get(q), findings_);
     first_count_ = count;
     return "";
   }
@@ -198,6 +197,7 @@ class Run {
   detail::Coverage coverage_;
   std::uint64_t first_count_ = 0;
   std::optional<std::uint64_t> seen_count_;
+  std::string first_url_;  // the first page's, for count_stable's messages
   std::uint64_t walk_records_ = 0;
   std::uint64_t walk_pages_ = 0;
   std::uint64_t walk_bytes_ = 0;  // bodies read by the walk, against options_.byte_cap

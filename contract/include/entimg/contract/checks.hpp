@@ -95,8 +95,10 @@ void parameter_probe(const CheckContext&, const Page& probe, Findings&);
 void ascending_across_pages(const CheckContext&, const Page& earlier, const Page& later, Findings&);
 /// The same request twice returns the same ids.
 void refetch_same_ids(const CheckContext&, const Page& first, const Page& again, Findings&);
-/// "count: total number of image records" (spec §2.2): a page of the quick plan reports the first page's.
-void count_stable(const CheckContext&, const Page& first, const Page& page, Findings&);
+/// "count: total number of image records" (spec §2.2): a page of the quick plan reports the count of the
+/// first page (first_url).
+void count_stable(const CheckContext&, std::uint64_t first_count, const std::string& first_url,
+                  const Page& page, Findings&);
 
 /// The state of a walk along `next`, fed page by page (constant memory but for the seen ids).
 class WalkChecker {
