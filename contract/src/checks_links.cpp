@@ -343,10 +343,12 @@ void format_json_same(const CheckContext&, const Page& with_format, const Page& 
   detail::FailureBudget budget(findings, "format_json_same", with_format.exchange.url);
   const std::string versus = " (compared with " + without_format.exchange.url + ")";
   std::vector<std::string_view> keys;
-  for (const auto field : a->get_object().value_unsafe())
-    if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
-  for (const auto field : b->get_object().value_unsafe())
-    if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
+  for (const detail::Json body : {*a, *b}) {
+    // A copy: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle.
+    const simdjson::dom::object object = body.get_object().value_unsafe();
+    for (const auto field : object)
+      if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
+  }
   for (const std::string_view key : keys) {
     const auto x = detail::member(*a, key);
     const auto y = detail::member(*b, key);
