@@ -87,6 +87,9 @@ struct Link {
 Link parse_link(std::string_view url);
 /// Every value of `key` among the parameters (copies: links are often temporaries).
 std::vector<std::string> values_of(const common::QueryParams& params, std::string_view key);
+/// Each link (next, previous) of the body must carry exactly one limit=expected; reports through budget,
+/// `why` saying where expected comes from.
+void check_link_limits(Json body, std::string_view expected, std::string_view why, FailureBudget& budget);
 
 /// Decimal text of n, and of a + b without overflow.
 std::string decimal(std::uint64_t n);

@@ -5,6 +5,7 @@
 
 #include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
+#include "rule_tables.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -86,8 +87,6 @@ std::optional<std::string> expected_content_length(const HttpExchange& get) {
   if (get.body_truncated) return std::nullopt;
   return std::to_string(get.body.size());
 }
-
-}  // namespace
 
 /// "Response content type: application/json" (spec §4.1); DRF sends it bare (reference §3.1), a
 /// charset parameter is tolerated but must then be UTF-8, JSON's only encoding (RFC 8259).
@@ -239,6 +238,26 @@ void options_ok(const CheckContext&, const HttpExchange& options, Findings& find
   const std::string got =
       options.status == 0 ? "no answer: " + quote(options.error) : "status " + std::to_string(options.status);
   findings.fail({"options_ok", "expected OPTIONS to answer 200, got " + got, options.url, "", std::nullopt});
+}
+
+constexpr Rule kRules[] = {
+    {"content_type_json", "headers", "Content-Type is application/json (parameters such as charset allowed)",
+     "spec §4.1 (Response content type); reference §3.1, C9", EveryPage{content_type_json}},
+    {"allow_header", "headers", "Allow lists exactly GET, POST, HEAD, OPTIONS, in any order",
+     "spec §1, §4.1 (Response headers); reference §1.1, C9", EveryPage{allow_header}},
+    {"vary_accept", "headers", "Vary contains the token Accept",
+     "spec §4.1 (Response headers); reference §3.1, C9", EveryPage{vary_accept}},
+    {"head_matches_get", "headers",
+     "HEAD answers with GET's status and headers (Content-Length too), no body",
+     "spec §4.2; reference §3.3, M8", HeadExchange{head_matches_get}},
+    {"options_ok", "headers", "OPTIONS answers 200", "spec §4.2; reference §3.4, M7",
+     OptionsExchange{options_ok}},
+};
+
+}  // namespace
+
+std::span<const Rule> detail::header_rules() {
+  return kRules;
 }
 
 }  // namespace entimg::contract

@@ -5,6 +5,7 @@
 #include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
 #include "json_parse.hpp"
+#include "rule_tables.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -109,57 +110,6 @@ std::string link_parameter_problem(const detail::Link& link, const std::vector<s
     out += (out.empty() ? "" : "; ") + p;
   return out;
 }
-
-// A link reduced to what format_json_same compares: origin, decoded path, parameters but format.
-std::string comparable_link(std::string_view url) {
-  const detail::Link link = detail::parse_link(url);
-  std::string out =
-      detail::normalised_origin(url).value_or("?") + common::percent_decode(link.parts.path, false);
-  ParamList params;
-  for (const auto& [k, v] : link.params)
-    if (k != "format") params.emplace_back(k, v);
-  std::sort(params.begin(), params.end());
-  for (const auto& [k, v] : params)
-    out += "\n" + k + "=" + v;
-  return out;
-}
-
-// Descends both values to their first difference (a few levels, iteratively), extending pointer;
-// returns "x vs y" there.
-std::string first_difference(const NJson& x_in, const NJson& y_in, std::string& pointer) {
-  const NJson* x = &x_in;
-  const NJson* y = &y_in;
-  for (int depth = 0; depth < 8; ++depth) {
-    if (x->is_array() && y->is_array()) {
-      std::size_t i = 0;
-      while (i < x->size() && i < y->size() && (*x)[i] == (*y)[i])
-        ++i;
-      if (i >= x->size() || i >= y->size()) break;  // one is a prefix of the other: lengths differ
-      pointer += "/" + std::to_string(i);
-      x = &(*x)[i];
-      y = &(*y)[i];
-    } else if (x->is_object() && y->is_object()) {
-      const NJson* next_x = nullptr;
-      const NJson* next_y = nullptr;
-      for (auto it = x->begin(); it != x->end() && next_x == nullptr; ++it) {
-        const auto other = y->find(it.key());
-        if (other != y->end() && *other != *it) {
-          pointer += "/" + detail::pointer_token(it.key());
-          next_x = &*it;
-          next_y = &*other;
-        }
-      }
-      if (next_x == nullptr) break;  // the key sets differ
-      x = next_x;
-      y = next_y;
-    } else {
-      break;
-    }
-  }
-  return detail::describe(*x) + " vs " + detail::describe(*y);
-}
-
-}  // namespace
 
 /// "next is null exactly when offset + limit ≥ count, else its offset is offset + limit" (spec §2.2
 /// rule 2, §4.1 rule 2; reference §2.3 C3 / DRF pagination.py get_next_link).
@@ -333,56 +283,26 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
   }
 }
 
-/// "format=json and no format give the same JSON" (spec §4.1 format; reference §3.2): the links
-/// may differ by the format parameter alone.
-void format_json_same(const CheckContext&, const Page& with_format, const Page& without_format,
-                      Findings& findings) {
-  const auto a_dom = detail::body_object(with_format);
-  const auto b_dom = detail::body_object(without_format);
-  if (!a_dom || !b_dom) return;
-  // Two pages once per run, compared as nlohmann values: equality that ignores key order.
-  const NJson a_json = detail::to_nlohmann(*a_dom);
-  const NJson b_json = detail::to_nlohmann(*b_dom);
-  const NJson* a = &a_json;
-  const NJson* b = &b_json;
-  detail::FailureBudget budget(findings, "format_json_same", with_format.exchange.url);
-  const std::string versus = " (compared with " + without_format.exchange.url + ")";
-  std::vector<std::string> keys;
-  for (auto it = a->begin(); it != a->end(); ++it)
-    keys.push_back(it.key());
-  for (auto it = b->begin(); it != b->end(); ++it)
-    if (!a->contains(it.key())) keys.push_back(it.key());
-  for (const std::string& key : keys) {
-    const NJson* x = a->contains(key) ? &a->at(key) : nullptr;
-    const NJson* y = b->contains(key) ? &b->at(key) : nullptr;
-    const std::string pointer = "/" + detail::pointer_token(key);
-    if (x == nullptr || y == nullptr) {
-      budget.fail("expected key " + quote(key) + " in both answers, got it only " +
-                      (x ? std::string("with format=json") : std::string("without format")) + versus,
-                  pointer);
-      continue;
-    }
-    if ((key == "next" || key == "previous") && x->is_string() && y->is_string()) {
-      if (comparable_link(x->get_ref<const std::string&>()) ==
-          comparable_link(y->get_ref<const std::string&>())) {
-        budget.pass();
-      } else {
-        budget.fail("expected " + key + " to differ at most by format, got " +
-                        quote(x->get_ref<const std::string&>()) + " vs " +
-                        quote(y->get_ref<const std::string&>()) + versus,
-                    pointer);
-      }
-      continue;
-    }
-    if (*x == *y) {
-      budget.pass();
-      continue;
-    }
-    std::string at = pointer;
-    const std::string got = first_difference(*x, *y, at);
-    budget.fail("expected the same " + key + " with format=json and without, got " + got + versus, at);
-  }
-  budget.finish();
+constexpr Rule kRules[] = {
+    {"next_link_offset", "links",
+     "next is null exactly when offset+limit ≥ count, else carries offset=offset+limit",
+     "spec §2.2 rule 2, §4.1 rule 2; reference §2.3, C3 / DRF pagination.py", EveryPage{next_link_offset}},
+    {"previous_link_offset", "links",
+     "previous is null exactly when offset ≤ 0, else carries offset−limit (dropped or 0 when ≤ 0)",
+     "spec §2.2 rule 2, §4.1 rule 2; reference §2.3, C4 / DRF pagination.py",
+     EveryPage{previous_link_offset}},
+    {"links_keep_parameters", "links",
+     "links are absolute, on the request's path, carry limit=<effective limit> and every other sent "
+     "parameter",
+     "spec §2.2 rule 1; reference §2.4, C5 / DRF utils/urls.py", EveryPage{links_keep_parameters}},
+    {"link_origin", "origin", "next, previous and image URLs use the base URL's scheme, host and port",
+     "spec §2.1 (image under {base_url}); reference §2.5, M3", EveryPage{link_origin}},
+};
+
+}  // namespace
+
+std::span<const Rule> detail::link_rules() {
+  return kRules;
 }
 
 }  // namespace entimg::contract

@@ -222,5 +222,24 @@ std::optional<std::string> normalised_origin(std::string_view url) {
   return parts.scheme + "://" + authority;
 }
 
+void check_link_limits(Json body, std::string_view expected, std::string_view why, FailureBudget& budget) {
+  for (const char* key : {"next", "previous"}) {
+    const auto link = as_string(member(body, key));
+    if (!link) continue;
+    const auto parsed = parse_link(*link);
+    const auto limits = values_of(parsed.params, "limit");
+    if (limits.size() == 1 && is_decimal_equal(limits[0], expected)) {
+      budget.pass();
+      continue;
+    }
+    std::string got = limits.empty() ? "no limit" : "limit=";
+    for (std::size_t i = 0; i < limits.size(); ++i)
+      got += (i ? "&limit=" : "") + quote(limits[i]);
+    budget.fail(std::string("expected ") + key + " to carry limit=" + std::string(expected) + " (" +
+                    std::string(why) + "), got " + got,
+                std::string("/") + key);
+  }
+}
+
 }  // namespace detail
 }  // namespace entimg::contract
