@@ -27,36 +27,6 @@ std::string stored_path(std::int64_t id, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("all_rules lists every rule once, in report order, with a source", "[rules]") {
-  const auto& rules = all_rules();
-  REQUIRE(rules.size() == 27);
-  CHECK(rules.front().name == "status_ok");
-  CHECK(rules.back().name == "format_json_same");
-  std::set<std::string_view> names;
-  for (const auto& r : rules) {
-    CHECK(names.insert(r.name).second);
-    CHECK(!r.group.empty());
-    CHECK(!r.summary.empty());
-    CHECK(!r.source.empty());
-    CHECK(find_rule(r.name) == &r);
-    // Every row holds a function to call (a walk rule at least one of its two).
-    const bool callable = std::visit(
-        [](const auto& shape) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, WalkPages>)
-            return shape.page != nullptr || shape.end != nullptr;
-          else
-            return shape.check != nullptr;
-        },
-        r.check);
-    CHECK(callable);
-  }
-  CHECK(find_rule("no_such_rule") == nullptr);
-  CHECK(find_rule("head_matches_get")->method() == "HEAD");
-  CHECK(find_rule("options_ok")->method() == "OPTIONS");
-  CHECK(find_rule("status_ok")->method() == "GET");
-  CHECK_THROWS_AS(rule_check<PagePair>("status_ok"), std::logic_error);
-}
-
 TEST_CASE("Findings counts passes and failures per rule and keeps a note once", "[findings]") {
   Findings a, b;
   a.pass("x", 3);
