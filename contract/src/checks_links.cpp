@@ -2,9 +2,13 @@
 #include <algorithm>
 #include <map>
 
-#include "check_support.hpp"
+#include "decimal.hpp"
 #include "entimg/contract/checks.hpp"
+#include "failure_budget.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
+#include "links.hpp"
+#include "message_text.hpp"
 #include "rule_tables.hpp"
 
 namespace entimg::contract {

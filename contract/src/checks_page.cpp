@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <array>
 
-#include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
+#include "failure_budget.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
+#include "links.hpp"
+#include "message_text.hpp"
 #include "mime_types.hpp"
 #include "rule_tables.hpp"
 

@@ -1,9 +1,13 @@
 // Rules on what a deployment does with odd parameters: limit and offset DRF replaces, format=json.
 #include <algorithm>
 
-#include "check_support.hpp"
+#include "decimal.hpp"
 #include "entimg/contract/checks.hpp"
+#include "failure_budget.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
+#include "links.hpp"
+#include "message_text.hpp"
 #include "rule_tables.hpp"
 
 namespace entimg::contract {

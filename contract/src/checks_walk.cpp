@@ -2,9 +2,11 @@
 // keeps what the walk has seen and the walk rules judge it.
 #include <algorithm>
 
-#include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
+#include "failure_budget.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
+#include "message_text.hpp"
 #include "query.hpp"
 #include "rule_tables.hpp"
 

@@ -18,7 +18,7 @@
 #include <httplib.h>
 #include <openssl/x509_vfy.h>
 
-#include "check_support.hpp"
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/prng.hpp"
 #include "http_detail.hpp"
 #include "secret_mask.hpp"
@@ -29,11 +29,11 @@ namespace {
 // simdjson's SIMDJSON_PADDING: bytes it may read past the end of a text it parses in place.
 constexpr std::size_t kParsePadding = 64;
 
+using common::iequals_ascii;
 using detail::abort_socket;
 using detail::add_ca_bundle;
 using detail::bytes_received;
 using detail::for_message;
-using detail::iequals_ascii;
 using detail::parse_retry_after;
 using detail::parse_url;
 using detail::receive_buffer;

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "check_support.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
 #include "query.hpp"
 

@@ -10,10 +10,10 @@
 #include <mutex>
 #include <thread>
 
-#include "check_support.hpp"
 #include "coverage.hpp"
 #include "entimg/common/prng.hpp"
 #include "entimg/common/url.hpp"
+#include "json_access.hpp"
 #include "query.hpp"
 
 namespace entimg::contract {
