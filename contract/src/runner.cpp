@@ -4,15 +4,11 @@
 #include "entimg/contract/runner.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
-#include <map>
-#include <mutex>
-#include <thread>
 
 #include "coverage.hpp"
 #include "entimg/common/prng.hpp"
 #include "entimg/common/url.hpp"
+#include "fetch_ahead.hpp"
 #include "json_access.hpp"
 #include "query.hpp"
 
@@ -27,10 +23,6 @@ constexpr std::uint64_t kHugeLimit = 4611686018427387904ULL;  // 2^62
 // One page longer than the caps deployments put on limit (max_limit 100, 500, 1000): DRF's paginator has
 // none, so a deployment that silently serves fewer records than asked shows here.
 constexpr std::uint64_t kLongLimit = 1500;
-
-// Bytes of fetched-ahead bodies a walk holds before it waits for the consumer (a window of ordinary
-// pages is far less).
-constexpr std::uint64_t kReadyBytes = 32u << 20;
 
 Page fetch(Client& client, const CheckContext& context, const PageQuery& query) {
   Page page;
@@ -238,71 +230,32 @@ void Run::walk() {
   if (options_.concurrency <= 1) {
     walk_sequential(page_query(0), walker, previous, cap);
   } else {
-    // The offsets of a correct walk are known, so pages are fetched ahead by several threads and
-    // consumed in order; each page's `next` is still checked to point at the following one.
+    // The offsets of a correct walk are known, so pages are fetched ahead by several threads (and judged
+    // by the page rules there) and consumed in order; each page's `next` is still checked to point at
+    // the following one.
     const std::uint64_t planned = std::min(pages_needed, cap);
-    const std::size_t window = options_.concurrency * 2;
-    std::mutex mutex;
-    std::condition_variable changed;
-    std::map<std::uint64_t, std::pair<Page, Findings>> ready;
-    std::uint64_t next_index = 0, consumed = 0;
-    // Bodies waiting to be consumed; past kReadyBytes no page but the one awaited next is fetched, so
-    // pages near the body cap are not piled up a window deep.
-    std::uint64_t ready_bytes = 0;
-    bool stop = false;
-    std::vector<std::thread> workers;
-    for (std::size_t t = 0; t < options_.concurrency; ++t)
-      workers.emplace_back([&] {
-        for (;;) {
-          std::uint64_t index = 0;
-          {
-            std::unique_lock lock(mutex);
-            changed.wait(lock, [&] {
-              return stop || next_index >= planned ||
-                     (next_index < consumed + window &&
-                      (ready_bytes < kReadyBytes || next_index == consumed));
-            });
-            if (stop || next_index >= planned) return;
-            index = next_index++;
-          }
-          Page page = fetch(client_, context_, page_query(index));
-          Findings page_findings;
-          check_page(context_, page, page_findings);
-          std::lock_guard lock(mutex);
-          ready_bytes += page.exchange.body.size();
-          ready.emplace(index, std::pair(std::move(page), std::move(page_findings)));
-          changed.notify_all();
-        }
-      });
     std::optional<PageQuery> follow;
-    for (std::uint64_t index = 0; index < planned; ++index) {
-      std::pair<Page, Findings> item;
-      {
-        std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return ready.contains(index); });
-        item = std::move(ready.at(index));
-        ready.erase(index);
-        ready_bytes -= item.first.exchange.body.size();
-        consumed = index + 1;
-        changed.notify_all();
-      }
-      const auto link = detail::next_link_query(item.first);
-      const bool last_planned = index + 1 == planned;
-      const bool link_as_planned = link && !last_planned && link->effective_offset == (index + 1) * limit;
-      if (!consume(std::move(item.first), std::move(item.second), walker, previous) || !link) break;
-      if (over_byte_cap()) break;
-      if (!link_as_planned) {  // the server's next differs from the plan: follow it from here
-        follow = link;
-        break;
-      }
-    }
     {
-      std::lock_guard lock(mutex);
-      stop = true;
-      changed.notify_all();
-    }
-    for (auto& w : workers)
-      w.join();
+      detail::FetchAhead ahead(
+          [&](std::uint64_t index) {
+            detail::Fetched item{fetch(client_, context_, page_query(index)), {}};
+            check_page(context_, item.page, item.findings);
+            return item;
+          },
+          options_.concurrency, options_.concurrency * 2, planned);
+      for (std::uint64_t index = 0; index < planned; ++index) {
+        detail::Fetched item = ahead.next();
+        const auto link = detail::next_link_query(item.page);
+        const bool last_planned = index + 1 == planned;
+        const bool link_as_planned = link && !last_planned && link->effective_offset == (index + 1) * limit;
+        if (!consume(std::move(item.page), std::move(item.findings), walker, previous) || !link) break;
+        if (over_byte_cap()) break;
+        if (!link_as_planned) {  // the server's next differs from the plan: follow it from here
+          follow = link;
+          break;
+        }
+      }
+    }  // the fetching threads stop here, before the server's links are followed one by one
     if (follow) walk_sequential(*follow, walker, previous, cap);
   }
   if (!walker.reached_end() && over_byte_cap())
