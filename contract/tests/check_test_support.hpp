@@ -176,12 +176,13 @@ inline Page drf_page(std::uint64_t count, std::optional<std::uint64_t> limit,
 /// Runs the rule of that name through its table row, as the runner does; the arguments follow the rule's
 /// shape (rules.hpp).
 inline void judge(std::string_view rule, const CheckContext& c, const Page& page, Findings& findings) {
-  const RuleCheck& check = find_rule(rule)->check;
-  if (const auto* every = std::get_if<EveryPage>(&check))
-    every->check(c, page, findings);
+  const Rule* row = find_rule(rule);
+  if (row != nullptr && std::holds_alternative<EveryPage>(row->check))
+    rule_check<EveryPage>(rule).check(c, page, findings);
   else
-    rule_check<PlannedPage>(rule).check(c, page, findings);
+    rule_check<PlannedPage>(rule).check(c, page, findings);  // throws for an unknown rule
 }
+
 inline void judge(std::string_view rule, const CheckContext& c, const Page& a, const Page& b,
                   Findings& findings) {
   rule_check<PagePair>(rule).check(c, a, b, findings);

@@ -70,11 +70,12 @@ struct WalkState {
   std::uint64_t records_seen = 0;            ///< records on those pages
   std::optional<std::uint64_t> count;        ///< the count of the page being judged
   std::optional<std::uint64_t> first_count;  ///< the first count a page of the walk gave, an earlier page's
-  std::string first_url;
-  std::string last_url;                       ///< the page being judged, or the last one
-  bool dead_end = false;                      ///< the page being judged is empty, yet its next is a link
-  bool reached_end = false;                   ///< the last page added has next null
-  std::unordered_set<std::int64_t> seen_ids;  // a hash set: a misordered walk must not go quadratic
+  std::string first_url;                     ///< the walk's first page
+  std::string last_url;                      ///< the page being judged, or the last one
+  bool dead_end = false;                     ///< the page being judged is empty, yet its next is a link
+  bool reached_end = false;                  ///< the last page added has next null
+  /// The ids walk_no_duplicates has seen; a hash set: a misordered walk must not go quadratic.
+  std::unordered_set<std::int64_t> seen_ids;
   std::uint64_t page_cap = 0;  ///< at the end: the most pages the walk could fetch (--page-cap)
   std::uint64_t byte_cap = 0;  ///< at the end: non-zero when the walk stopped at its byte cap (--byte-cap)
   std::uint64_t bytes = 0;     ///< at the end, with byte_cap: the bytes of bodies the walk read
