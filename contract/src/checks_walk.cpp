@@ -214,15 +214,20 @@ void walk_count_matches(const WalkState& walk, Findings& findings) {
   }
 }
 
-/// "count: total number of image records" (spec §2.2) stays the same while walking.
-void count_stable(WalkState& walk, const Page& page, Findings& findings) {
-  if (!walk.count || !walk.first_count) return;
-  if (*walk.count == *walk.first_count) {
+/// "count: total number of image records" (spec §2.2) is the same on every page. Every page of the
+/// quick plan asks the whole collection (format and probes filter nothing), and so does every page of
+/// a walk, so a count that drifts shows on either.
+void count_stable(const CheckContext&, const FirstPage& first, const Page& page, Findings& findings) {
+  const auto body = detail::body_object(page);
+  if (!body) return;
+  const auto count = detail::as_count(detail::member(*body, "count"));
+  if (!count) return;
+  if (*count == first.count) {
     findings.pass("count_stable");
   } else {
     findings.fail({"count_stable",
-                   "expected count " + std::to_string(*walk.first_count) + " as on the walk's first page (" +
-                       walk.first_url + "), got " + std::to_string(*walk.count),
+                   "expected count " + std::to_string(first.count) + " as on " + std::string(first.name) +
+                       " (" + std::string(first.url) + "), got " + std::to_string(*count),
                    page.exchange.url, "/count", std::nullopt});
   }
 }
@@ -248,8 +253,8 @@ constexpr Rule kRules[] = {
      "spec §2.1 (id: unique identifier)", WalkPages{.page = walk_no_duplicates}},
     {"walk_count_matches", "walk", "records seen in a complete walk == count of the first page",
      "spec §2.2 (count: total number of records)", WalkPages{.end = walk_count_matches}},
-    {"count_stable", "walk", "every page of a walk reports the first page's count",
-     "spec §2.2 (count: total number of records); reference §5.3", WalkPages{.page = count_stable}},
+    {"count_stable", "walk", "every page of the quick plan and of a walk reports the first page's count",
+     "spec §2.2 (count: total number of records); reference §5.3", AgainstFirstPage{count_stable}},
     {"refetch_same_ids", "walk", "fetching a page again returns the same ids in the same order",
      "spec §2.2 rule 3; reference §5.1", PagePair{refetch_same_ids}},
 };
@@ -282,6 +287,9 @@ bool WalkChecker::add(const Page& page, Findings& findings) {
   walk.reached_end = detail::next_is_null(page);
   for (const auto rule : page_rules_)
     rule(walk, page, findings);
+  if (walk.first_count)
+    check_against_first(walk.context, {*walk.first_count, walk.first_url, "the walk's first page"}, page,
+                        findings);
   if (!walk.first_count) walk.first_count = walk.count;
   return !walk.reached_end && !walk.dead_end;
 }

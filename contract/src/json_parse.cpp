@@ -15,16 +15,16 @@ using Json = nlohmann::json;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-// Whether any object in value repeats a key. Objects of a page have a few keys, compared pairwise;
-// larger ones are sorted.
-bool has_repeated_key(element value) {
+// The first key an object in value repeats, or nullopt. Objects of a page have a few keys, compared
+// pairwise; larger ones are sorted.
+std::optional<std::string_view> repeated_key(element value) {
   if (value.type() == element_type::ARRAY) {
     const simdjson::dom::array items = value.get_array().value_unsafe();
     for (const element item : items)
-      if (has_repeated_key(item)) return true;
-    return false;
+      if (const auto key = repeated_key(item)) return key;
+    return std::nullopt;
   }
-  if (value.type() != element_type::OBJECT) return false;
+  if (value.type() != element_type::OBJECT) return std::nullopt;
   const simdjson::dom::object object = value.get_object().value_unsafe();
   constexpr std::size_t kPairwise = 32;
   std::string_view keys[kPairwise];
@@ -33,18 +33,19 @@ bool has_repeated_key(element value) {
   for (const auto field : object) {
     if (n < kPairwise) {
       for (std::size_t i = 0; i < n; ++i)
-        if (keys[i] == field.key) return true;
+        if (keys[i] == field.key) return field.key;
       keys[n] = field.key;
     } else {
       if (n == kPairwise) many.assign(keys, keys + kPairwise);
       many.push_back(field.key);
     }
     ++n;
-    if (has_repeated_key(field.value)) return true;
+    if (const auto key = repeated_key(field.value)) return key;
   }
-  if (many.empty()) return false;
+  if (many.empty()) return std::nullopt;
   std::sort(many.begin(), many.end());
-  return std::adjacent_find(many.begin(), many.end()) != many.end();
+  const auto at = std::adjacent_find(many.begin(), many.end());
+  return at == many.end() ? std::nullopt : std::optional(*at);
 }
 
 // A parser keeps its working buffers between documents; one per thread, as the walk parses on several.
@@ -147,13 +148,19 @@ constexpr std::size_t kMaxNumberChars = 4096;
 
 ParsedJson parse_json_dom(const std::string& text) {
   ParsedJson out;
-  if (parse_into(text, out) && !has_repeated_key(out.root)) return out;
+  std::string repeated;
+  if (parse_into(text, out)) {
+    const auto key = repeated_key(out.root);
+    if (!key) return out;
+    repeated = std::string(*key);  // copied: the next parse reuses the document it points into
+  }
   if (const std::size_t digits = longest_number(text); digits > kMaxNumberChars)
     throw std::runtime_error("it holds a number of " + std::to_string(digits) + " characters (at most " +
                              std::to_string(kMaxNumberChars) + " are read)");
   // nlohmann's reading, written back as JSON both agree on (throws when the text is not JSON at all).
   const std::string normal = Json::parse(text).dump();
   if (!parse_into(normal, out)) throw std::runtime_error("simdjson refused nlohmann's own output");
+  out.repeated_key = std::move(repeated);
   return out;
 }
 

@@ -18,6 +18,7 @@ namespace entimg::contract::detail {
 struct ParsedJson {
   std::shared_ptr<const simdjson::dom::document> document;
   simdjson::dom::element root;
+  std::string repeated_key;  ///< a key an object of the text held twice (the last value was kept), or ""
 };
 
 /// The document nlohmann::json::parse(text) would give, in simdjson's DOM. Texts simdjson reads as

@@ -29,6 +29,7 @@ void parse_body(Page& page) {
   page.json.reset();
   page.json_document.reset();
   page.json_error.clear();
+  page.json_repeated_key.clear();
   const std::string& body = page.exchange.body;
   if (page.exchange.body_truncated) {
     page.json_error = "the body was cut at " + std::to_string(body.size()) + " bytes (over the size limit)";
@@ -51,6 +52,7 @@ void parse_body(Page& page) {
     auto parsed = detail::parse_json_dom(body);
     page.json = parsed.root;
     page.json_document = std::move(parsed.document);
+    page.json_repeated_key = std::move(parsed.repeated_key);
   } catch (const nlohmann::json::exception& e) {
     // The message quotes the bytes read last, which may be invalid UTF-8.
     page.json_error = "not JSON: " + detail::parse_error_text(e.what());

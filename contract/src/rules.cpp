@@ -23,16 +23,30 @@ const Rule* find_rule(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// The functions of one shape, picked out of the table once: these run on every page.
+template <typename Shape>
+std::vector<Shape> rows_of_shape() {
+  std::vector<Shape> out;
+  for (const Rule& rule : all_rules())
+    if (const auto* shape = std::get_if<Shape>(&rule.check)) out.push_back(*shape);
+  return out;
+}
+
+}  // namespace
+
 void check_page(const CheckContext& context, const Page& page, Findings& findings) {
-  // The functions picked out once: this runs on every page of a walk.
-  static const std::vector<EveryPage> every_page = [] {
-    std::vector<EveryPage> out;
-    for (const Rule& rule : all_rules())
-      if (const auto* shape = std::get_if<EveryPage>(&rule.check)) out.push_back(*shape);
-    return out;
-  }();
-  for (const EveryPage& rule : every_page)
+  static const std::vector<EveryPage> rules = rows_of_shape<EveryPage>();
+  for (const EveryPage& rule : rules)
     rule.check(context, page, findings);
+}
+
+void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
+                         Findings& findings) {
+  static const std::vector<AgainstFirstPage> rules = rows_of_shape<AgainstFirstPage>();
+  for (const AgainstFirstPage& rule : rules)
+    rule.check(context, first, page, findings);
 }
 
 }  // namespace entimg::contract

@@ -90,7 +90,7 @@ void RawServer::Connection::reset() {
   reset_ = true;
 }
 
-RawServer::RawServer(Script script) : state_(std::make_unique<State>()) {
+RawServer::RawServer(Script script, int port) : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.script = std::move(script);
   s.listener = socket(AF_INET, SOCK_STREAM, 0);
@@ -100,12 +100,12 @@ RawServer::RawServer(Script script) : state_(std::make_unique<State>()) {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
   socklen_t len = sizeof addr;
   if (::bind(s.listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
       listen(s.listener, 64) != 0 || getsockname(s.listener, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
     close(s.listener);
-    throw std::runtime_error("raw server: cannot listen on 127.0.0.1");
+    throw std::runtime_error("raw server: cannot listen on 127.0.0.1:" + std::to_string(port));
   }
   port_ = ntohs(addr.sin_port);
   s.acceptor = std::thread([this] {

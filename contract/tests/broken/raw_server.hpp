@@ -42,8 +42,8 @@ class RawServer {
   };
   using Script = std::function<void(Connection&)>;
 
-  /// Listens on 127.0.0.1, a free port, and serves every connection with script on its own thread.
-  explicit RawServer(Script script);
+  /// Listens on 127.0.0.1 (port 0: a free one) and serves every connection with script on its own thread.
+  explicit RawServer(Script script, int port = 0);
   ~RawServer();
   RawServer(const RawServer&) = delete;
   RawServer& operator=(const RawServer&) = delete;

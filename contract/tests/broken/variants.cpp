@@ -81,7 +81,7 @@ void for_each_record(Json& page, const std::function<void(Json&)>& edit) {
 }  // namespace detail
 
 mock::HttpResponse Call::answer_with(const common::QueryParams& query) const {
-  return correct.handle(with_query(request, query));
+  return correct(with_query(request, query));
 }
 
 const std::vector<Variant>& all_variants() {
@@ -103,7 +103,9 @@ const Variant* find_variant(std::string_view name) {
 }
 
 BrokenService::BrokenService(std::shared_ptr<const mock::Dataset> dataset, const Variant& variant)
-    : correct_(std::move(dataset)), variant_(variant) {}
+    : service_(std::move(dataset)),
+      correct_([this](const mock::HttpRequest& request) { return service_.handle(request); }),
+      variant_(variant) {}
 
 mock::HttpResponse BrokenService::handle(const mock::HttpRequest& request) const {
   std::uint64_t nth = 0;

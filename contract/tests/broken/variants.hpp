@@ -17,15 +17,19 @@
 
 namespace entimg::broken {
 
-/// One request as a variant sees it, with the correct service at hand.
+/// What a correct deployment answers: the mock's service, or the DRF replica over HTTP (the mutation
+/// harness runs the tolerated variants over both).
+using CorrectAnswer = std::function<mock::HttpResponse(const mock::HttpRequest&)>;
+
+/// One request as a variant sees it, with the correct deployment at hand.
 struct Call {
   const mock::HttpRequest& request;
   common::QueryParams params;  ///< the request's query, decoded
   std::uint64_t nth = 1;       ///< 1 the first time this method and target came, 2 the second time, …
-  const mock::Service& correct;
+  const CorrectAnswer& correct;
 
-  /// What the correct service answers to this request.
-  mock::HttpResponse answer() const { return correct.handle(request); }
+  /// What the correct deployment answers to this request.
+  mock::HttpResponse answer() const { return correct(request); }
   /// What it answers to the same request with another query.
   mock::HttpResponse answer_with(const common::QueryParams& query) const;
 };
@@ -57,7 +61,8 @@ class BrokenService {
   mock::HttpResponse handle(const mock::HttpRequest& request) const;
 
  private:
-  mock::Service correct_;
+  mock::Service service_;
+  CorrectAnswer correct_;
   const Variant& variant_;
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::uint64_t> seen_;  ///< "METHOD target" -> times requested

@@ -24,6 +24,9 @@ struct Page {
   std::optional<simdjson::dom::element> json;
   std::shared_ptr<const simdjson::dom::document> json_document;  ///< owns what json points into
   std::string json_error;                                        ///< why the body is not JSON, otherwise
+  /// A key some object of the body repeats (RFC 8259 §4: receivers differ on which value counts); the
+  /// DOM keeps the last, as nlohmann, Python and JavaScript do. Empty when every key is unique.
+  std::string json_repeated_key;
 };
 
 /// A request with its expected effective window, before it is sent.

@@ -1,6 +1,7 @@
 #pragma once
 // The contract: every rule the suite checks, each one row that holds its name, help and function. The
 // runner, --list, --only/--skip, the reports and the test of docs/contract-rules.md all read this table.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,13 +34,24 @@ struct HeadExchange {
 struct OptionsExchange {
   void (*check)(const CheckContext&, const HttpExchange& options, Findings&);
 };
+/// The first page the others are judged against: the quick plan's, or a full walk's.
+struct FirstPage {
+  std::uint64_t count = 0;  ///< its count
+  std::string_view url;
+  std::string_view name;  ///< "the first page", "the walk's first page": what messages call it
+};
+/// Judges a page against the first page of the quick plan or of the walk (check_against_first runs these).
+struct AgainstFirstPage {
+  void (*check)(const CheckContext&, const FirstPage& first, const Page&, Findings&);
+};
 /// Judged over a full walk: WalkChecker calls `page` on each page in order and `end` once.
 struct WalkPages {
   void (*page)(WalkState&, const Page&, Findings&) = nullptr;
   void (*end)(const WalkState&, Findings&) = nullptr;
 };
 
-using RuleCheck = std::variant<EveryPage, PlannedPage, PagePair, HeadExchange, OptionsExchange, WalkPages>;
+using RuleCheck = std::variant<EveryPage, PlannedPage, PagePair, HeadExchange, OptionsExchange,
+                               AgainstFirstPage, WalkPages>;
 
 struct Rule {
   std::string_view name;  ///< snake_case, e.g. "next_link_offset"; what --only/--skip take
@@ -73,5 +85,8 @@ const Shape& rule_check(std::string_view name) {
 
 /// Every EveryPage rule on the page, in report order: what the runner does with each page it fetches.
 void check_page(const CheckContext& context, const Page& page, Findings& findings);
+/// Every AgainstFirstPage rule on a page after the first: what the quick plan and WalkChecker do.
+void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
+                         Findings& findings);
 
 }  // namespace entimg::contract

@@ -1,0 +1,51 @@
+#pragma once
+// Where a mutation applies: the requests the suite sends, told apart by their shape. The quick plan
+// asks (contract/src/runner.cpp): the first page (no parameters, and format=json alone), offset=12,
+// a middle page with format=json&limit=12, the last page (offset=last), limit=5 near the end,
+// limit=1500, an overflow offset, the limit/offset probes, HEAD and OPTIONS. A full walk adds every
+// page, as offset=N (fetched ahead) or limit=12&offset=N (following next). A position is Quick when
+// the quick plan sends a request it matches.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mutants.hpp"
+
+namespace entimg::mutants::detail {
+
+struct Position {
+  std::string name;  ///< "on the first page"
+  Visibility visibility = Visibility::Quick;
+  std::function<bool(const Call&)> matches;
+};
+
+/// The offset DRF serves for the request: offset when a whole number, else 0.
+std::uint64_t effective_offset(const Call& c);
+/// A plain page of the walk: no parameters but offset=N (limit=12 allowed), or none at all for 0.
+bool is_walk_page(const Call& c, std::uint64_t offset);
+
+Position first_page();
+Position second_page();
+Position last_page(const World& w);
+/// A page only a full walk visits (neither 0, 12 nor the last), chosen by rng; nullopt when the
+/// collection has no such page.
+std::optional<Position> deep_page(const World& w, common::Pcg32& rng);
+Position every_page();
+Position long_page();
+Position format_json_pages();
+Position limit_probes();
+Position nth_request(std::uint64_t n);
+Position head_requests();
+Position options_requests();
+
+/// Pages that carry a next link in a correct answer, for mutations of next: the first page, the
+/// second, a deep one or every page; one of them by rng.
+Position page_with_next(const World& w, common::Pcg32& rng);
+/// Pages that carry a previous link: the second, the last, a deep one or every page.
+Position page_with_previous(const World& w, common::Pcg32& rng);
+/// Any GET page position: one of the above by rng.
+Position any_page(const World& w, common::Pcg32& rng);
+
+}  // namespace entimg::mutants::detail
