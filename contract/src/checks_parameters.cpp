@@ -137,9 +137,13 @@ void format_json_same(const CheckContext&, const Page& with_format, const Page& 
   detail::FailureBudget budget(findings, "format_json_same", with_format.exchange.url);
   const std::string versus = " (compared with " + without_format.exchange.url + ")";
   std::vector<std::string_view> keys;
-  for (const auto field : a->get_object().value_unsafe())
+  // Copies: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle
+  // (it did, in the release build).
+  const simdjson::dom::object a_members = a->get_object().value_unsafe();
+  const simdjson::dom::object b_members = b->get_object().value_unsafe();
+  for (const auto field : a_members)
     if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
-  for (const auto field : b->get_object().value_unsafe())
+  for (const auto field : b_members)
     if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
   for (const std::string_view key : keys) {
     const auto x = detail::member(*a, key);
