@@ -3,8 +3,12 @@
 #include <array>
 #include <map>
 
-#include "check_support.hpp"
+#include "entimg/common/ascii.hpp"
 #include "entimg/contract/checks.hpp"
+#include "failure_budget.hpp"
+#include "header_lists.hpp"
+#include "message_text.hpp"
+#include "rule_tables.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -59,8 +63,8 @@ bool is_volatile_header(std::string_view lower_name) {
 std::map<std::string, std::vector<std::string>> stable_headers(const HttpExchange& exchange) {
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& [name, value] : exchange.headers) {
-    std::string key = common::ascii_lowered(detail::trim(name));
-    if (!is_volatile_header(key)) out[std::move(key)].emplace_back(detail::trim(value));
+    std::string key = common::ascii_lowered(common::trim(name));
+    if (!is_volatile_header(key)) out[std::move(key)].emplace_back(common::trim(value));
   }
   for (auto& [name, values] : out)
     std::sort(values.begin(), values.end());
@@ -79,15 +83,13 @@ std::string values_text(const std::vector<std::string>& values) {
 // came content-encoded (the client may have decoded it). nullopt when it cannot be known.
 std::optional<std::string> expected_content_length(const HttpExchange& get) {
   const auto encoding = get.header("Content-Encoding");
-  if (encoding && !detail::iequals_ascii(detail::trim(*encoding), "identity")) {
+  if (encoding && !common::iequals_ascii(common::trim(*encoding), "identity")) {
     const auto length = get.header("Content-Length");
-    return length ? std::optional(std::string(detail::trim(*length))) : std::nullopt;
+    return length ? std::optional(std::string(common::trim(*length))) : std::nullopt;
   }
   if (get.body_truncated) return std::nullopt;
   return std::to_string(get.body.size());
 }
-
-}  // namespace
 
 /// "Response content type: application/json" (spec §4.1); DRF sends it bare (reference §3.1), a
 /// charset parameter is tolerated but must then be UTF-8, JSON's only encoding (RFC 8259).
@@ -104,21 +106,21 @@ void content_type_json(const CheckContext&, const Page& page, Findings& findings
   } else {
     std::string_view value = values[0];
     const std::size_t semicolon = value.find(';');
-    if (!detail::iequals_ascii(detail::trim(value.substr(0, semicolon)), "application/json")) {
+    if (!common::iequals_ascii(common::trim(value.substr(0, semicolon)), "application/json")) {
       problem = "expected Content-Type application/json, got " + quote(value);
     } else if (semicolon != std::string_view::npos) {
       for (std::string_view rest = value.substr(semicolon + 1); !rest.empty();) {
         const std::size_t next = rest.find(';');
-        const std::string_view param = detail::trim(rest.substr(0, next));
+        const std::string_view param = common::trim(rest.substr(0, next));
         rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
         const std::size_t eq = param.find('=');
         if (eq == std::string_view::npos ||
-            !detail::iequals_ascii(detail::trim(param.substr(0, eq)), "charset"))
+            !common::iequals_ascii(common::trim(param.substr(0, eq)), "charset"))
           continue;
-        std::string_view charset = detail::trim(param.substr(eq + 1));
+        std::string_view charset = common::trim(param.substr(eq + 1));
         if (charset.size() >= 2 && charset.front() == '"' && charset.back() == '"')
           charset = charset.substr(1, charset.size() - 2);
-        if (!detail::iequals_ascii(charset, "utf-8") && !detail::iequals_ascii(charset, "utf8"))
+        if (!common::iequals_ascii(charset, "utf-8") && !common::iequals_ascii(charset, "utf8"))
           problem = "expected Content-Type application/json in UTF-8, got " + quote(value);
       }
     }
@@ -166,7 +168,7 @@ void vary_accept(const CheckContext&, const Page& page, Findings& findings) {
   if (ex.status != 200) return;
   const auto values = detail::header_values(ex, "Vary");
   for (const auto element : detail::list_elements(values)) {
-    if (detail::iequals_ascii(element, "accept")) {
+    if (common::iequals_ascii(element, "accept")) {
       findings.pass("vary_accept");
       return;
     }
@@ -219,7 +221,7 @@ void head_matches_get(const CheckContext&, const Page& get, const HttpExchange& 
   const auto get_length = detail::header_values(g, "Content-Length");
   if (const auto expected = expected_content_length(g)) {
     if (!head_length.empty()) {
-      if (head_length.size() != 1 || detail::trim(head_length[0]) != *expected)
+      if (head_length.size() != 1 || common::trim(head_length[0]) != *expected)
         budget.fail("expected HEAD's Content-Length to be " + *expected + " (GET's body), got " +
                     quote(joined(head_length)));
     } else if (!get_length.empty()) {
@@ -239,6 +241,26 @@ void options_ok(const CheckContext&, const HttpExchange& options, Findings& find
   const std::string got =
       options.status == 0 ? "no answer: " + quote(options.error) : "status " + std::to_string(options.status);
   findings.fail({"options_ok", "expected OPTIONS to answer 200, got " + got, options.url, "", std::nullopt});
+}
+
+constexpr Rule kRules[] = {
+    {"content_type_json", "headers", "Content-Type is application/json (parameters such as charset allowed)",
+     "spec §4.1 (Response content type); reference §3.1, C9", EveryPage{content_type_json}},
+    {"allow_header", "headers", "Allow lists exactly GET, POST, HEAD, OPTIONS, in any order",
+     "spec §1, §4.1 (Response headers); reference §1.1, C9", EveryPage{allow_header}},
+    {"vary_accept", "headers", "Vary contains the token Accept",
+     "spec §4.1 (Response headers); reference §3.1, C9", EveryPage{vary_accept}},
+    {"head_matches_get", "headers",
+     "HEAD answers with GET's status and headers (Content-Length too), no body",
+     "spec §4.2; reference §3.3, M8", HeadExchange{head_matches_get}},
+    {"options_ok", "headers", "OPTIONS answers 200", "spec §4.2; reference §3.4, M7",
+     OptionsExchange{options_ok}},
+};
+
+}  // namespace
+
+std::span<const Rule> detail::header_rules() {
+  return kRules;
 }
 
 }  // namespace entimg::contract

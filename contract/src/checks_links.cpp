@@ -2,9 +2,14 @@
 #include <algorithm>
 #include <map>
 
-#include "check_support.hpp"
+#include "decimal.hpp"
 #include "entimg/contract/checks.hpp"
+#include "failure_budget.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
+#include "links.hpp"
+#include "message_text.hpp"
+#include "rule_tables.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -109,57 +114,6 @@ std::string link_parameter_problem(const detail::Link& link, const std::vector<s
     out += (out.empty() ? "" : "; ") + p;
   return out;
 }
-
-// A link reduced to what format_json_same compares: origin, decoded path, parameters but format.
-std::string comparable_link(std::string_view url) {
-  const detail::Link link = detail::parse_link(url);
-  std::string out =
-      detail::normalised_origin(url).value_or("?") + common::percent_decode(link.parts.path, false);
-  ParamList params;
-  for (const auto& [k, v] : link.params)
-    if (k != "format") params.emplace_back(k, v);
-  std::sort(params.begin(), params.end());
-  for (const auto& [k, v] : params)
-    out += "\n" + k + "=" + v;
-  return out;
-}
-
-// Descends both values to their first difference (a few levels, iteratively), extending pointer;
-// returns "x vs y" there.
-std::string first_difference(const NJson& x_in, const NJson& y_in, std::string& pointer) {
-  const NJson* x = &x_in;
-  const NJson* y = &y_in;
-  for (int depth = 0; depth < 8; ++depth) {
-    if (x->is_array() && y->is_array()) {
-      std::size_t i = 0;
-      while (i < x->size() && i < y->size() && (*x)[i] == (*y)[i])
-        ++i;
-      if (i >= x->size() || i >= y->size()) break;  // one is a prefix of the other: lengths differ
-      pointer += "/" + std::to_string(i);
-      x = &(*x)[i];
-      y = &(*y)[i];
-    } else if (x->is_object() && y->is_object()) {
-      const NJson* next_x = nullptr;
-      const NJson* next_y = nullptr;
-      for (auto it = x->begin(); it != x->end() && next_x == nullptr; ++it) {
-        const auto other = y->find(it.key());
-        if (other != y->end() && *other != *it) {
-          pointer += "/" + detail::pointer_token(it.key());
-          next_x = &*it;
-          next_y = &*other;
-        }
-      }
-      if (next_x == nullptr) break;  // the key sets differ
-      x = next_x;
-      y = next_y;
-    } else {
-      break;
-    }
-  }
-  return detail::describe(*x) + " vs " + detail::describe(*y);
-}
-
-}  // namespace
 
 /// "next is null exactly when offset + limit ≥ count, else its offset is offset + limit" (spec §2.2
 /// rule 2, §4.1 rule 2; reference §2.3 C3 / DRF pagination.py get_next_link).
@@ -333,71 +287,26 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
   }
 }
 
-/// "format=json and no format give the same JSON" (spec §4.1 format; reference §3.2): the links
-/// may differ by the format parameter alone.
-void format_json_same(const CheckContext&, const Page& with_format, const Page& without_format,
-                      Findings& findings) {
-  const auto a = detail::body_object(with_format);
-  const auto b = detail::body_object(without_format);
-  if (!a || !b) return;
-  detail::FailureBudget budget(findings, "format_json_same", with_format.exchange.url);
-  const std::string versus = " (compared with " + without_format.exchange.url + ")";
-  std::vector<std::string_view> keys;
-  for (const detail::Json body : {*a, *b}) {
-    // A copy: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle.
-    const simdjson::dom::object object = body.get_object().value_unsafe();
-    for (const auto field : object)
-      if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
-  }
-  for (const std::string_view key : keys) {
-    const auto x = detail::member(*a, key);
-    const auto y = detail::member(*b, key);
-    const std::string pointer = "/" + detail::pointer_token(key);
-    if (!x || !y) {
-      budget.fail("expected key " + quote(key) + " in both answers, got it only " +
-                      (x ? std::string("with format=json") : std::string("without format")) + versus,
-                  pointer);
-      continue;
-    }
-    const auto x_link = detail::as_string(x), y_link = detail::as_string(y);
-    if ((key == "next" || key == "previous") && x_link && y_link) {
-      if (comparable_link(*x_link) == comparable_link(*y_link)) {
-        budget.pass();
-      } else {
-        budget.fail("expected " + std::string(key) + " to differ at most by format, got " + quote(*x_link) +
-                        " vs " + quote(*y_link) + versus,
-                    pointer);
-      }
-      continue;
-    }
-    // Compared as nlohmann values (equality that ignores key order), one record at a time: two whole
-    // pages near the body cap converted at once would double what the run holds.
-    std::string got;
-    std::string at = pointer;
-    if (x->is_array() && y->is_array()) {
-      const auto xs = x->get_array().value_unsafe(), ys = y->get_array().value_unsafe();
-      if (detail::count_of(xs) != detail::count_of(ys)) {
-        got = detail::describe(*x) + " vs " + detail::describe(*y);
-      } else {
-        std::size_t i = 0;
-        for (auto xi = xs.begin(), yi = ys.begin(); xi != xs.end() && got.empty(); ++xi, ++yi, ++i) {
-          const NJson xv = detail::to_nlohmann(*xi), yv = detail::to_nlohmann(*yi);
-          if (xv == yv) continue;
-          at = pointer + "/" + std::to_string(i);
-          got = first_difference(xv, yv, at);
-        }
-      }
-    } else {
-      const NJson xv = detail::to_nlohmann(*x), yv = detail::to_nlohmann(*y);
-      if (xv != yv) got = first_difference(xv, yv, at);
-    }
-    if (got.empty())
-      budget.pass();
-    else
-      budget.fail(
-          "expected the same " + std::string(key) + " with format=json and without, got " + got + versus, at);
-  }
-  budget.finish();
+constexpr Rule kRules[] = {
+    {"next_link_offset", "links",
+     "next is null exactly when offset+limit ≥ count, else carries offset=offset+limit",
+     "spec §2.2 rule 2, §4.1 rule 2; reference §2.3, C3 / DRF pagination.py", EveryPage{next_link_offset}},
+    {"previous_link_offset", "links",
+     "previous is null exactly when offset ≤ 0, else carries offset−limit (dropped or 0 when ≤ 0)",
+     "spec §2.2 rule 2, §4.1 rule 2; reference §2.3, C4 / DRF pagination.py",
+     EveryPage{previous_link_offset}},
+    {"links_keep_parameters", "links",
+     "links are absolute, on the request's path, carry limit=<effective limit> and every other sent "
+     "parameter",
+     "spec §2.2 rule 1; reference §2.4, C5 / DRF utils/urls.py", EveryPage{links_keep_parameters}},
+    {"link_origin", "origin", "next, previous and image URLs use the base URL's scheme, host and port",
+     "spec §2.1 (image under {base_url}); reference §2.5, M3", EveryPage{link_origin}},
+};
+
+}  // namespace
+
+std::span<const Rule> detail::link_rules() {
+  return kRules;
 }
 
 }  // namespace entimg::contract

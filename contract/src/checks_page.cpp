@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <array>
 
-#include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
+#include "failure_budget.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
+#include "links.hpp"
+#include "message_text.hpp"
 #include "mime_types.hpp"
+#include "rule_tables.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -118,36 +122,6 @@ std::vector<common::SchemaError> schema_errors(const common::SchemaValidator& sc
   if (out.empty()) out.push_back({"", "the schema validator rejected this value without saying why"});
   return out;
 }
-
-std::string sent_text(const Page& page) {
-  std::string out;
-  for (const auto& [k, v] : page.sent)
-    out += (out.empty() ? "" : "&") + k + "=" + v;
-  return out.empty() ? "no parameters" : out;
-}
-
-// Each link's limit values must be exactly {expected}; reports through budget.
-void check_link_limits(Json body, std::string_view expected, std::string_view why,
-                       detail::FailureBudget& budget) {
-  for (const char* key : {"next", "previous"}) {
-    const auto link = detail::as_string(detail::member(body, key));
-    if (!link) continue;
-    const auto parsed = detail::parse_link(*link);
-    const auto limits = detail::values_of(parsed.params, "limit");
-    if (limits.size() == 1 && detail::is_decimal_equal(limits[0], expected)) {
-      budget.pass();
-      continue;
-    }
-    std::string got = limits.empty() ? "no limit" : "limit=";
-    for (std::size_t i = 0; i < limits.size(); ++i)
-      got += (i ? "&limit=" : "") + detail::quote(limits[i]);
-    budget.fail(std::string("expected ") + key + " to carry limit=" + std::string(expected) + " (" +
-                    std::string(why) + "), got " + got,
-                std::string("/") + key);
-  }
-}
-
-}  // namespace
 
 /// "Success status 200 OK" (spec §4.1).
 void status_ok(const CheckContext&, const Page& page, Findings& findings) {
@@ -403,57 +377,35 @@ void default_page_length(const CheckContext&, const Page& default_page, Findings
   budget.finish();
 }
 
-/// "limit=abc|0|-1|huge, offset=abc|-1|beyond count: never a 5xx, DRF's effective limit and offset"
-/// (reference §2.1 / DRF pagination.py _positive_int: bad values fall back to 12 and 0 with a 200).
-void parameter_probe(const CheckContext&, const Page& probe, Findings& findings) {
-  const HttpExchange& ex = probe.exchange;
-  const std::string sent = "for " + sent_text(probe) + ": ";
-  detail::FailureBudget budget(findings, "parameter_probe", ex.url);
-  const std::string window =
-      "limit " + std::to_string(probe.effective_limit) + ", offset " + std::to_string(probe.effective_offset);
-  if (ex.status != 200) {
-    const std::string got = ex.status == 0     ? "no answer: " + detail::quote(ex.error)
-                            : ex.status >= 500 ? "status " + std::to_string(ex.status) + " (a server error)"
-                                               : "status " + std::to_string(ex.status);
-    budget.fail(sent + "expected status 200 with DRF's window (" + window + "), got " + got);
-    budget.finish();
-    return;
-  }
-  const auto body = detail::body_object(probe);
-  const auto results = detail::results_array(probe);
-  if (!body || !results) {
-    budget.fail(sent + "expected a page (a JSON object with a results array), got " +
-                (probe.json ? detail::describe(*probe.json) : probe.json_error));
-    budget.finish();
-    return;
-  }
-  if (const auto count = detail::as_count(detail::member(*body, "count"))) {
-    const std::uint64_t expected = *count > probe.effective_offset
-                                       ? std::min(*count - probe.effective_offset, probe.effective_limit)
-                                       : 0;
-    if (detail::count_of(*results) == expected) {
-      budget.pass();
-    } else {
-      budget.fail(sent + "expected " + std::to_string(expected) + " records (DRF's window: " + window +
-                      ", count " + std::to_string(*count) + "), got " +
-                      std::to_string(detail::count_of(*results)),
-                  "/results");
-    }
-  }
-  check_link_limits(*body, detail::decimal(probe.effective_limit), "DRF's effective limit", budget);
-  if (const auto next = detail::as_string(detail::member(*body, "next"))) {
-    const auto offsets = detail::values_of(detail::parse_link(*next).params, "offset");
-    const std::string expected = detail::add_decimal(probe.effective_offset, probe.effective_limit);
-    if (offsets.size() == 1 && detail::is_decimal_equal(offsets[0], expected)) {
-      budget.pass();
-    } else {
-      budget.fail(sent + "expected next to carry offset=" + expected + " (DRF's window: " + window +
-                      "), got " +
-                      (offsets.empty() ? std::string("no offset") : "offset=" + detail::quote(offsets[0])),
-                  "/next");
-    }
-  }
-  budget.finish();
+constexpr Rule kRules[] = {
+    {"status_ok", "headers", "GET of the collection answers 200 OK", "spec §4.1 (Success status)",
+     EveryPage{status_ok}},
+    {"json_body", "schema", "a 200 body is a JSON object", "spec §4.1 (Response body); reference §3.8",
+     EveryPage{json_body}},
+    {"page_schema", "schema", "the envelope conforms to schema/page.schema.json (records aside)",
+     "spec §2.2; reference C1, C2; docs/schema.md", EveryPage{page_schema}},
+    {"record_schema", "schema", "every record conforms to schema/image-record.schema.json",
+     "spec §2.1; reference C6, C7; docs/schema.md", EveryPage{record_schema}},
+    {"image_matches_file", "cross-field",
+     "the path of image is [prefix]/media/ + file (compared percent-decoded)",
+     "spec §2.1 (image, file); reference §4, C8", EveryPage{image_matches_file}},
+    {"file_layout", "cross-field",
+     "file is filer_public/<2 hex>/<2 hex>/<uuid>/<name>, the folders being the uuid's first 4 hex digits",
+     "spec §2.1 (image); reference §4 (django-filer randomized), C8", EveryPage{file_layout}},
+    {"mime_type_matches_extension", "cross-field",
+     "mime_type is what Python's mimetypes gives for file's extension (\"\" only for non-image extensions)",
+     "spec §2.1 (mime_type); reference C12, §1.6 (edw serializer)", EveryPage{mime_type_matches_extension}},
+    {"page_length", "page-length", "len(results) == clamp(count − offset, 0, limit) for the effective window",
+     "reference §2.2, C2 / DRF pagination.py", EveryPage{page_length}},
+    {"default_page_length", "page-length",
+     "without limit, a full page holds 12 records and links carry limit=12",
+     "spec §2.2 rule 4, §8; reference §1.5 (PAGE_SIZE 12)", PlannedPage{default_page_length}},
+};
+
+}  // namespace
+
+std::span<const Rule> detail::page_rules() {
+  return kRules;
 }
 
 }  // namespace entimg::contract

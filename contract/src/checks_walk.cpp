@@ -1,9 +1,14 @@
-// Ordering within and across pages, and the walk along next over the whole collection.
+// Ordering within and across pages, and the walk along next over the whole collection: WalkChecker
+// keeps what the walk has seen and the walk rules judge it.
 #include <algorithm>
 
-#include "check_support.hpp"
 #include "entimg/contract/checks.hpp"
+#include "failure_budget.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
+#include "message_text.hpp"
+#include "query.hpp"
+#include "rule_tables.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -44,8 +49,6 @@ std::optional<Json> order_value(Json record, const std::string& key) {
   const auto value = detail::member(record, key);
   return value && (value->is_number() || value->is_string()) ? value : std::nullopt;
 }
-
-}  // namespace
 
 /// "Records in results are in ascending order of id" (spec §2.2 rule 3), strictly: ids are unique;
 /// --order-key names another (unique) field.
@@ -144,59 +147,49 @@ void refetch_same_ids(const CheckContext&, const Page& first, const Page& again,
   }
 }
 
-namespace {
+/// "the last page has next null" (spec §4.1 rule 2): an empty page whose next is a link cannot come
+/// from DRF (next is null once offset+limit >= count, and a page is empty only past count); following it
+/// could go on for ever against a server that claims a huge count, so the walk stops there.
+void walk_reaches_end_on_page(WalkState& walk, const Page& page, Findings& findings) {
+  if (walk.dead_end)
+    findings.fail({"walk_reaches_end",
+                   "expected next to be null on an empty page, got a link: "
+                   "the walk stops here",
+                   page.exchange.url, "/next", std::nullopt});
+}
 
-void judge_count(std::uint64_t expected, const std::string& where, std::uint64_t count,
-                 const std::string& url, Findings& findings) {
-  if (count == expected) {
-    findings.pass("count_stable");
+/// "the last page has next null" (spec §4.1 rule 2), reached within the page cap and the byte cap.
+void walk_reaches_end(const WalkState& walk, Findings& findings) {
+  if (walk.reached_end) {
+    findings.pass("walk_reaches_end");
+  } else if (walk.byte_cap != 0) {
+    findings.fail({"walk_reaches_end",
+                   "expected to reach a page with next null within the byte cap (" +
+                       std::to_string(walk.byte_cap) + " bytes, --byte-cap), got " +
+                       std::to_string(walk.pages) + " pages of " + std::to_string(walk.bytes) +
+                       " bytes without one",
+                   walk.last_url, "/next", std::nullopt});
   } else {
-    findings.fail(
-        {"count_stable",
-         "expected count " + std::to_string(expected) + " as on " + where + ", got " + std::to_string(count),
-         url, "/count", std::nullopt});
+    findings.fail({"walk_reaches_end",
+                   "expected to reach a page with next null within the page cap (" +
+                       std::to_string(walk.page_cap) + " pages, --page-cap), got " +
+                       std::to_string(walk.pages) +
+                       " pages without one (the cap was reached or a page had no usable next link)",
+                   walk.last_url, "/next", std::nullopt});
   }
 }
 
-}  // namespace
-
-// Every page of the quick plan asks the whole collection (format and probes filter nothing), so a
-// count that drifts on one of them is seen without a walk.
-void count_stable(const CheckContext&, std::uint64_t first_count, const std::string& first_url,
-                  const Page& page, Findings& findings) {
-  const auto body = detail::body_object(page);
-  if (!body) return;
-  if (const auto count = detail::as_count(detail::member(*body, "count")))
-    judge_count(first_count, "the first page (" + first_url + ")", *count, page.exchange.url, findings);
-}
-
-/// "count: total number of image records" (spec §2.2) stays the same while walking; every id is
-/// unique (spec §2.1), so none is seen twice.
-void WalkChecker::add(const Page& page, Findings& findings) {
-  ++pages_;
-  if (pages_ == 1) first_url_ = page.exchange.url;
-  last_url_ = page.exchange.url;
-  const auto body = detail::body_object(page);
-  if (!body) return;
-  if (const auto count = detail::as_count(detail::member(*body, "count"))) {
-    if (!first_count_) {
-      first_count_ = count;
-      seen_ids_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*count, 1U << 22)));
-    } else {
-      judge_count(*first_count_, "the walk's first page (" + first_url_ + ")", *count, page.exchange.url,
-                  findings);
-    }
-  }
+/// "id: unique identifier" (spec §2.1): no id is seen twice while walking.
+void walk_no_duplicates(WalkState& walk, const Page& page, Findings& findings) {
   const auto results = detail::results_array(page);
   if (!results) return;
-  records_seen_ += detail::count_of(*results);
   detail::FailureBudget budget(findings, "walk_no_duplicates", page.exchange.url);
   std::size_t i = 0;
   for (const Json record : *results) {
     const auto id = detail::record_id(record);
     ++i;
     if (!id) continue;  // record_schema reports records without an integer id
-    if (seen_ids_.insert(*id).second) {
+    if (walk.seen_ids.insert(*id).second) {
       budget.pass();
     } else {
       budget.fail("expected each id once in the walk, got id " + std::to_string(*id) + " again",
@@ -206,37 +199,115 @@ void WalkChecker::add(const Page& page, Findings& findings) {
   budget.finish();
 }
 
-/// "the last page has next null" (spec §4.1 rule 2) and is reached within the page cap; a complete
-/// walk sees count records (spec §2.2).
-void WalkChecker::finish(bool reached_end, std::uint64_t page_cap, Findings& findings) {
-  if (reached_end) {
-    findings.pass("walk_reaches_end");
-  } else {
-    findings.fail({"walk_reaches_end",
-                   "expected to reach a page with next null within the page cap (" +
-                       std::to_string(page_cap) + " pages, --page-cap), got " + std::to_string(pages_) +
-                       " pages without one (the cap was reached or a page had no usable next link)",
-                   last_url_, "/next", std::nullopt});
-    return;  // an unfinished walk cannot be counted
-  }
-  if (!first_count_) return;
-  if (records_seen_ == *first_count_) {
+/// "count: total number of image records" (spec §2.2): a complete walk sees count records. An
+/// unfinished walk cannot be counted.
+void walk_count_matches(const WalkState& walk, Findings& findings) {
+  if (!walk.reached_end || !walk.first_count) return;
+  if (walk.records_seen == *walk.first_count) {
     findings.pass("walk_count_matches");
   } else {
     findings.fail({"walk_count_matches",
-                   "expected the walk to see count = " + std::to_string(*first_count_) + " records (" +
-                       first_url_ + "), got " + std::to_string(records_seen_) + " over " +
-                       std::to_string(pages_) + " pages",
-                   last_url_, "", std::nullopt});
+                   "expected the walk to see count = " + std::to_string(*walk.first_count) + " records (" +
+                       walk.first_url + "), got " + std::to_string(walk.records_seen) + " over " +
+                       std::to_string(walk.pages) + " pages",
+                   walk.last_url, "", std::nullopt});
   }
 }
 
+/// "count: total number of image records" (spec §2.2) is the same on every page. Every page of the
+/// quick plan asks the whole collection (format and probes filter nothing), and so does every page of
+/// a walk, so a count that drifts shows on either.
+void count_stable(const CheckContext&, const FirstPage& first, const Page& page, Findings& findings) {
+  const auto body = detail::body_object(page);
+  if (!body) return;
+  const auto count = detail::as_count(detail::member(*body, "count"));
+  if (!count) return;
+  if (*count == first.count) {
+    findings.pass("count_stable");
+  } else {
+    findings.fail({"count_stable",
+                   "expected count " + std::to_string(first.count) + " as on " + std::string(first.name) +
+                       " (" + std::string(first.url) + "), got " + std::to_string(*count),
+                   page.exchange.url, "/count", std::nullopt});
+  }
+}
+
+// Whether the page is empty yet its next is a link (any status: the body is what the walk follows).
+bool empty_with_next(const Page& page) {
+  if (!page.json) return false;
+  const auto results = detail::member(*page.json, "results");
+  const auto next = detail::member(*page.json, "next");
+  return results && results->is_array() && results->get_array().value_unsafe().size() == 0 && next &&
+         !next->is_null();
+}
+
+constexpr Rule kRules[] = {
+    {"results_ascending", "ordering", "ids (or --order-key) strictly ascending within a page",
+     "spec §2.2 rule 3", EveryPage{results_ascending}},
+    {"ascending_across_pages", "ordering", "the last id of a page is below the first id of the next page",
+     "spec §2.2 rule 3", PagePair{ascending_across_pages}},
+    {"walk_reaches_end", "walk",
+     "following next from the first page reaches next == null within the page cap", "spec §2.2, §4.1 rule 2",
+     WalkPages{.page = walk_reaches_end_on_page, .end = walk_reaches_end}},
+    {"walk_no_duplicates", "walk", "no id is seen twice while walking the collection",
+     "spec §2.1 (id: unique identifier)", WalkPages{.page = walk_no_duplicates}},
+    {"walk_count_matches", "walk", "records seen in a complete walk == count of the first page",
+     "spec §2.2 (count: total number of records)", WalkPages{.end = walk_count_matches}},
+    {"count_stable", "walk", "every page of the quick plan and of a walk reports the first page's count",
+     "spec §2.2 (count: total number of records); reference §5.3", AgainstFirstPage{count_stable}},
+    {"refetch_same_ids", "walk", "fetching a page again returns the same ids in the same order",
+     "spec §2.2 rule 3; reference §5.1", PagePair{refetch_same_ids}},
+};
+
+}  // namespace
+
+std::span<const Rule> detail::walk_rules() {
+  return kRules;
+}
+
+WalkChecker::WalkChecker(const CheckContext& context) : state_(context) {
+  for (const Rule& rule : all_rules())
+    if (const auto* walk = std::get_if<WalkPages>(&rule.check)) {
+      if (walk->page) page_rules_.push_back(walk->page);
+      if (walk->end) end_rules_.push_back(walk->end);
+    }
+}
+
+bool WalkChecker::add(const Page& page, Findings& findings) {
+  WalkState& walk = state_;
+  ++walk.pages;
+  if (walk.pages == 1) walk.first_url = page.exchange.url;
+  walk.last_url = page.exchange.url;
+  const auto body = detail::body_object(page);
+  walk.count = body ? detail::as_count(detail::member(*body, "count")) : std::nullopt;
+  if (walk.count && !walk.first_count)
+    walk.seen_ids.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*walk.count, 1U << 22)));
+  if (const auto results = detail::results_array(page)) walk.records_seen += detail::count_of(*results);
+  walk.dead_end = empty_with_next(page);
+  walk.reached_end = detail::next_is_null(page);
+  for (const auto rule : page_rules_)
+    rule(walk, page, findings);
+  if (walk.first_count)
+    check_against_first(walk.context, {*walk.first_count, walk.first_url, "the walk's first page"}, page,
+                        findings);
+  if (!walk.first_count) walk.first_count = walk.count;
+  return !walk.reached_end && !walk.dead_end;
+}
+
+void WalkChecker::finish(std::uint64_t page_cap, Findings& findings) {
+  state_.page_cap = page_cap;
+  end(findings);
+}
+
 void WalkChecker::finish_at_byte_cap(std::uint64_t byte_cap, std::uint64_t bytes, Findings& findings) {
-  findings.fail({"walk_reaches_end",
-                 "expected to reach a page with next null within the byte cap (" + std::to_string(byte_cap) +
-                     " bytes, --byte-cap), got " + std::to_string(pages_) + " pages of " +
-                     std::to_string(bytes) + " bytes without one",
-                 last_url_, "/next", std::nullopt});
+  state_.byte_cap = byte_cap;
+  state_.bytes = bytes;
+  end(findings);
+}
+
+void WalkChecker::end(Findings& findings) {
+  for (const auto rule : end_rules_)
+    rule(state_, findings);
 }
 
 }  // namespace entimg::contract

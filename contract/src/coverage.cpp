@@ -4,8 +4,8 @@
 #include <charconv>
 #include <limits>
 
-#include "check_support.hpp"
 #include "entimg/common/url.hpp"
+#include "json_access.hpp"
 
 namespace entimg::contract::detail {
 

@@ -1,26 +1,23 @@
 #include "entimg/contract/http.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <condition_variable>
-#include <limits>
-#include <mutex>
 #include <stdexcept>
 #include <thread>
-#include <unordered_map>
 
 #include <httplib.h>
 #include <openssl/x509_vfy.h>
 
-#include "check_support.hpp"
-#include "entimg/common/prng.hpp"
+#include "entimg/common/ascii.hpp"
+#include "http_connection.hpp"
 #include "http_detail.hpp"
+#include "http_gate.hpp"
+#include "http_pool.hpp"
+#include "http_watchdog.hpp"
 #include "secret_mask.hpp"
 
 namespace entimg::contract {
@@ -29,75 +26,25 @@ namespace {
 // simdjson's SIMDJSON_PADDING: bytes it may read past the end of a text it parses in place.
 constexpr std::size_t kParsePadding = 64;
 
-using detail::abort_socket;
+using common::iequals_ascii;
 using detail::add_ca_bundle;
-using detail::bytes_received;
+using detail::Clock;
+using detail::Connection;
+using detail::Cut;
 using detail::for_message;
-using detail::iequals_ascii;
-using detail::parse_retry_after;
+using detail::kHeaderAllowance;
+using detail::ms_text;
 using detail::parse_url;
-using detail::receive_buffer;
 using detail::SigpipeGuard;
 using detail::Target;
 using detail::verify_text;
-using Clock = std::chrono::steady_clock;
+using detail::WatchEnd;
 using std::chrono::milliseconds;
 
-// Real response heads are a few KiB; a server that sends more before its body is broken or hostile.
-constexpr std::uint64_t kHeaderAllowance = 256 * 1024;
 // Longer status lines are refused: cpp-httplib's own limit for a header line.
 constexpr std::size_t kMaxStatusLine = 8192;
 // How long a HEAD answer's connection is watched for a body the server should not send.
 constexpr int kHeadBodyGraceMs = 50;
-constexpr auto kWatchInterval = milliseconds(10);
-// While a response head is read, so a server sending one without end is cut soon after the allowance.
-constexpr auto kHeadWatchInterval = milliseconds(1);
-constexpr std::size_t kIdlePerOrigin = 32;
-constexpr auto kFirstBackoff = milliseconds(250);
-
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
-                                                           : a + b;
-}
-
-enum class Cut { none, timeout, deadline, too_big };
-
-/// One pooled keep-alive connection: a cpp-httplib client and what the watchdog needs to cut it.
-struct Connection {
-  Target where;
-  std::unique_ptr<httplib::ClientImpl> http;
-  httplib::SSLClient* tls = nullptr;  ///< http as an SSLClient, for the verify result
-  bool ca_bundle_failed = false;      ///< ClientOptions::cacert could not be loaded
-  // The fields below are guarded by the owning Impl's watch mutex.
-  int fd = -1;              ///< a dup of cpp-httplib's socket: the socket stays valid while we hold it
-  unsigned generation = 0;  ///< bumped per new socket, so a reused fd number is never mistaken
-  unsigned cut_generation = 0;
-  bool opened = false;  ///< a new socket was created during the current attempt
-  bool headers_done = false;
-  std::uint64_t wire_base = 0;
-  Clock::time_point cut_at;
-  Cut cut_reason = Cut::timeout;
-  Cut cut = Cut::none;
-
-  Connection() = default;
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-  ~Connection() {
-    {
-      const SigpipeGuard guard;  // the destructor may send a TLS close_notify to a closed peer
-      http.reset();
-    }
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-/// What the watchdog knew when an attempt ended.
-struct WatchEnd {
-  Cut cut = Cut::none;
-  bool opened = false;
-  bool headers_done = false;
-  std::uint64_t received = 0;  ///< bytes on the wire during this attempt (TLS records, the FIN as one)
-};
 
 /// One attempt's result before retries are decided.
 struct Outcome {
@@ -116,10 +63,6 @@ Headers copy_headers(const httplib::Headers& from) {
   for (const auto& [name, value] : from)
     out.emplace_back(name, value);
   return out;
-}
-
-std::string ms_text(milliseconds ms) {
-  return std::to_string(ms.count()) + " ms";
 }
 
 void check_header_option(const std::pair<std::string, std::string>& header) {
@@ -156,69 +99,58 @@ std::optional<std::string> origin_of(std::string_view url) {
   return std::move(target->origin);
 }
 
+// The client: resolving URLs, sending with retries and naming what went wrong. The budget, the rate
+// and the retry waits are the gate's (http_gate.cpp), the connections the pool's (http_pool.cpp), the
+// cuts the watchdog's (http_watchdog.cpp).
 struct Client::Impl {
  public:
   explicit Impl(ClientOptions options);
-  ~Impl();
-  Impl(const Impl&) = delete;
-  Impl& operator=(const Impl&) = delete;
 
   HttpExchange request(std::string_view method, std::string_view url_or_path);
   const std::string& origin() const { return base_.origin; }
   const std::string& base_path() const { return base_path_; }
-  std::size_t requests_sent() const;
-  bool budget_left() const;
+  std::size_t requests_sent() const { return gate_.requests_sent(); }
+  bool budget_left() const { return gate_.budget_left(); }
 
  private:
   std::optional<Target> resolve(std::string_view url_or_path, std::string& why) const;
-  std::optional<std::string> admit();
-  milliseconds retry_wait(const Headers& headers, int attempt);
   Outcome send_once(std::string_view method, const Target& target);
   std::string failure_text(httplib::Error error, int saved_errno, const WatchEnd& end, const Connection& conn,
                            const std::string& url, bool chunked) const;
-  std::unique_ptr<Connection> checkout(const Target& target);
-  void give_back(std::unique_ptr<Connection> conn);
-  std::unique_ptr<Connection> connect_to(const Target& target);
-  bool begin_watch(Connection& conn);
-  WatchEnd end_watch(Connection& conn);
-  void on_socket(Connection& conn, int sock);
-  void watch();
-  void inspect(Connection& conn, Clock::time_point now);
-  std::string deadline_text() const;
-  std::string budget_text() const;
 
   ClientOptions options_;
   detail::SecretMask secrets_{options_.secrets};
   Target base_;
   std::string base_path_;
   std::optional<Clock::time_point> run_deadline_;
-  Clock::duration interval_{0};
-
-  mutable std::mutex gate_mutex_;  // budget, rate and jitter
-  std::size_t sent_ = 0;
-  Clock::time_point next_slot_;
-  common::Pcg32 jitter_;
-
-  std::mutex pool_mutex_;
-  std::unordered_map<std::string, std::vector<std::unique_ptr<Connection>>> idle_;
-
-  std::mutex watch_mutex_;
-  std::condition_variable watch_cv_;
-  std::vector<Connection*> in_flight_;
-  bool stopping_ = false;
-  std::thread watchdog_;
+  detail::RequestGate gate_;
+  detail::Watchdog watchdog_;
+  detail::ConnectionPool pool_;
 };
+
+namespace {
+
+// Throws when the base URL is not one the client can use.
+Target base_target(const std::string& base_url) {
+  auto base = parse_url(base_url);
+  if (!base || base->has_userinfo || base->path_and_query.find('?') != std::string::npos) {
+    throw std::invalid_argument("base URL must be http(s)://host[:port][/prefix], got " +
+                                for_message(base_url));
+  }
+  return std::move(*base);
+}
+
+}  // namespace
 
 Client::Impl::Impl(ClientOptions options)
     : options_(std::move(options)),
-      jitter_(static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()), 0x6a177e5) {
-  auto base = parse_url(options_.base_url);
-  if (!base || base->has_userinfo || base->path_and_query.find('?') != std::string::npos) {
-    throw std::invalid_argument("base URL must be http(s)://host[:port][/prefix], got " +
-                                for_message(options_.base_url));
-  }
-  base_ = std::move(*base);
-  base_path_ = base_.path_and_query;
+      base_(base_target(options_.base_url)),
+      base_path_(base_.path_and_query),
+      run_deadline_(options_.deadline.count() > 0 ? std::optional(Clock::now() + options_.deadline)
+                                                  : std::nullopt),
+      gate_(options_, run_deadline_),
+      watchdog_(options_, run_deadline_),
+      pool_(options_, watchdog_) {
   while (!base_path_.empty() && base_path_.back() == '/')
     base_path_.pop_back();
   for (const auto& header : options_.headers)
@@ -230,41 +162,6 @@ Client::Impl::Impl(ClientOptions options)
       throw std::invalid_argument("could not load the CA bundle " + for_message(options_.cacert->string()));
     }
   }
-  if (options_.deadline.count() > 0) run_deadline_ = Clock::now() + options_.deadline;
-  if (options_.rate > 0 && options_.rate < 1e9) {
-    interval_ =
-        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / options_.rate));
-  }
-  next_slot_ = Clock::now();
-  watchdog_ = std::thread([this] { watch(); });
-}
-
-Client::Impl::~Impl() {
-  {
-    const std::lock_guard lock(watch_mutex_);
-    stopping_ = true;
-  }
-  watch_cv_.notify_all();
-  watchdog_.join();
-}
-
-std::size_t Client::Impl::requests_sent() const {
-  const std::lock_guard lock(gate_mutex_);
-  return sent_;
-}
-
-bool Client::Impl::budget_left() const {
-  const std::lock_guard lock(gate_mutex_);
-  if (run_deadline_ && Clock::now() >= *run_deadline_) return false;
-  return options_.max_requests == 0 || sent_ < options_.max_requests;
-}
-
-std::string Client::Impl::deadline_text() const {
-  return "not sent: the run deadline of " + ms_text(options_.deadline) + " is used up";
-}
-
-std::string Client::Impl::budget_text() const {
-  return "not sent: the request budget of " + std::to_string(options_.max_requests) + " requests is used up";
 }
 
 std::optional<Target> Client::Impl::resolve(std::string_view url_or_path, std::string& why) const {
@@ -283,191 +180,6 @@ std::optional<Target> Client::Impl::resolve(std::string_view url_or_path, std::s
     why = "not sent: the URL carries user credentials (user@host), which the suite never sends";
   }
   return target;
-}
-
-// Spacing rather than bursts: N requests at rate R never take less than (N-1)/R, whatever the threads do.
-std::optional<std::string> Client::Impl::admit() {
-  Clock::time_point slot;
-  {
-    const std::lock_guard lock(gate_mutex_);
-    const auto now = Clock::now();
-    if (run_deadline_ && now >= *run_deadline_) return deadline_text();
-    if (options_.max_requests != 0 && sent_ >= options_.max_requests) return budget_text();
-    slot = now;
-    if (interval_.count() > 0) {
-      slot = std::max(now, next_slot_);
-      if (run_deadline_ && slot >= *run_deadline_) return deadline_text();
-      next_slot_ = slot + interval_;
-    }
-    ++sent_;
-  }
-  std::this_thread::sleep_until(slot);
-  return std::nullopt;
-}
-
-milliseconds Client::Impl::retry_wait(const Headers& headers, int attempt) {
-  const auto cap = std::max(options_.max_retry_wait, milliseconds(0));
-  for (const auto& [name, value] : headers) {
-    if (!iequals_ascii(name, "Retry-After")) continue;
-    if (const auto wait = parse_retry_after(value)) return std::min(*wait, cap);
-    break;
-  }
-  const int doublings = std::clamp(attempt - 1, 0, 16);
-  const milliseconds base{kFirstBackoff.count() << doublings};
-  std::int64_t spread = 0;
-  {
-    const std::lock_guard lock(gate_mutex_);
-    spread = jitter_.between(0, base.count());
-  }
-  // Half the step plus up to a whole step at random, so clients that failed together spread out.
-  return std::min(base / 2 + milliseconds(spread), cap);
-}
-
-std::unique_ptr<Connection> Client::Impl::connect_to(const Target& target) {
-  auto conn = std::make_unique<Connection>();
-  conn->where = target;
-  if (target.tls) {
-    auto tls = std::make_unique<httplib::SSLClient>(target.host, target.port);
-    tls->enable_server_certificate_verification(!options_.insecure);
-    if (options_.cacert)
-      conn->ca_bundle_failed = !add_ca_bundle(tls->ssl_context(), options_.cacert->string());
-    conn->tls = tls.get();
-    conn->http = std::move(tls);
-  } else {
-    conn->http = std::make_unique<httplib::ClientImpl>(target.host, target.port);
-  }
-  auto& http = *conn->http;
-  http.set_keep_alive(true);
-  http.set_follow_location(false);
-  http.set_url_encode(false);
-  http.set_decompress(false);  // the suite judges the bytes the server sent
-  http.set_tcp_nodelay(true);
-  const auto split = [](milliseconds ms) {
-    return std::pair{static_cast<time_t>(ms.count() / 1000), static_cast<time_t>(ms.count() % 1000 * 1000)};
-  };
-  const auto connect = split(std::max(options_.connect_timeout, milliseconds(1)));
-  http.set_connection_timeout(connect.first, connect.second);
-  // One second past ours, so the watchdog always decides and names the timeout.
-  const auto read = split(std::max(options_.read_timeout, milliseconds(1)) + milliseconds(1000));
-  http.set_read_timeout(read.first, read.second);
-  const auto write = split(std::max(options_.read_timeout, milliseconds(1)));
-  http.set_write_timeout(write.first, write.second);
-  http.set_socket_options([this, raw = conn.get()](socket_t sock) { on_socket(*raw, sock); });
-  return conn;
-}
-
-std::unique_ptr<Connection> Client::Impl::checkout(const Target& target) {
-  for (;;) {
-    std::unique_ptr<Connection> conn;
-    {
-      const std::lock_guard lock(pool_mutex_);
-      auto found = idle_.find(target.origin);
-      if (found == idle_.end() || found->second.empty()) break;
-      conn = std::move(found->second.back());
-      found->second.pop_back();
-    }
-    // Bytes waiting on an idle connection (a body sent with a HEAD answer, more than Content-Length)
-    // would be read as the next answer; cpp-httplib takes such a socket for alive, so drop it here.
-    int pending = 0;
-    {
-      const std::lock_guard lock(watch_mutex_);
-      if (conn->fd >= 0 && ::ioctl(conn->fd, FIONREAD, &pending) != 0) pending = 0;
-    }
-    if (pending == 0) return conn;
-  }
-  return connect_to(target);
-}
-
-void Client::Impl::give_back(std::unique_ptr<Connection> conn) {
-  const std::lock_guard lock(pool_mutex_);
-  auto& list = idle_[conn->where.origin];
-  if (list.size() < kIdlePerOrigin) list.push_back(std::move(conn));
-}
-
-void Client::Impl::on_socket(Connection& conn, int sock) {
-  // Bounds what the kernel holds unread, which the watchdog must allow on top of what was read.
-  detail::bound_receive_buffer(sock);
-  const int copy = ::fcntl(sock, F_DUPFD_CLOEXEC, 0);
-  const std::lock_guard lock(watch_mutex_);
-  if (conn.fd >= 0) ::close(conn.fd);
-  conn.fd = copy;
-  ++conn.generation;
-  conn.opened = true;
-  conn.wire_base = 0;
-}
-
-bool Client::Impl::begin_watch(Connection& conn) {
-  const auto now = Clock::now();
-  bool had_socket = false;
-  {
-    const std::lock_guard lock(watch_mutex_);
-    conn.cut = Cut::none;
-    conn.cut_reason = Cut::timeout;
-    conn.cut_at = now + std::max(options_.read_timeout, milliseconds(1));
-    if (run_deadline_ && *run_deadline_ < conn.cut_at) {
-      conn.cut_at = *run_deadline_;
-      conn.cut_reason = Cut::deadline;
-    }
-    conn.opened = false;
-    conn.headers_done = false;
-    conn.wire_base = conn.fd >= 0 ? bytes_received(conn.fd).value_or(0) : 0;
-    had_socket = conn.fd >= 0;
-    in_flight_.push_back(&conn);
-  }
-  watch_cv_.notify_all();
-  return had_socket;
-}
-
-WatchEnd Client::Impl::end_watch(Connection& conn) {
-  const std::lock_guard lock(watch_mutex_);
-  std::erase(in_flight_, &conn);
-  WatchEnd end{conn.cut, conn.opened, conn.headers_done, 0};
-  if (conn.fd >= 0) {
-    const auto now = bytes_received(conn.fd).value_or(conn.wire_base);
-    end.received = now >= conn.wire_base ? now - conn.wire_base : 0;
-  }
-  return end;
-}
-
-void Client::Impl::watch() {
-  std::unique_lock lock(watch_mutex_);
-  while (!stopping_) {
-    if (in_flight_.empty()) {
-      watch_cv_.wait(lock);
-      continue;
-    }
-    const auto now = Clock::now();
-    bool reading_head = false;
-    for (Connection* conn : in_flight_) {
-      inspect(*conn, now);
-      reading_head = reading_head || !conn->headers_done;
-    }
-    watch_cv_.wait_for(lock, reading_head ? kHeadWatchInterval : kWatchInterval);
-  }
-}
-
-// Called with the watch mutex held.
-void Client::Impl::inspect(Connection& conn, Clock::time_point now) {
-  if (conn.cut == Cut::none) {
-    if (now >= conn.cut_at) {
-      conn.cut = conn.cut_reason;
-    } else if (conn.fd >= 0) {
-      const auto received = bytes_received(conn.fd);
-      // Unread bytes in the socket buffer count too, so the buffer's size is allowed on top.
-      const std::uint64_t allowed = saturating_add(
-          conn.headers_done ? saturating_add(saturating_add(options_.max_body_bytes, options_.max_body_bytes),
-                                             kHeaderAllowance)
-                            : kHeaderAllowance,
-          receive_buffer(conn.fd));
-      if (received && *received >= conn.wire_base && *received - conn.wire_base > allowed)
-        conn.cut = Cut::too_big;
-    }
-  }
-  // A cut attempt may still open a new socket (the next address of the host): cut that one too.
-  if (conn.cut != Cut::none && conn.fd >= 0 && conn.cut_generation != conn.generation) {
-    abort_socket(conn.fd);
-    conn.cut_generation = conn.generation;
-  }
 }
 
 std::string Client::Impl::failure_text(httplib::Error error, int saved_errno, const WatchEnd& end,
@@ -527,7 +239,7 @@ std::string Client::Impl::failure_text(httplib::Error error, int saved_errno, co
 Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
   Outcome out;
   const std::string url = target.origin + target.path_and_query;
-  auto conn = checkout(target);
+  auto conn = pool_.checkout(target);
   if (!conn->http->is_valid()) {
     out.error = "TLS is not available: cpp-httplib could not create an OpenSSL context";
     return out;
@@ -553,8 +265,7 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
     std::uint64_t announced = 0;
     if (std::from_chars(length.data(), length.data() + length.size(), announced).ec == std::errc{})
       out.body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(announced, cap)) + kParsePadding);
-    const std::lock_guard lock(watch_mutex_);
-    raw->headers_done = true;
+    watchdog_.headers_done(*raw);
     return true;
   };
   req.content_receiver = [&out, cap](const char* data, std::size_t size, std::uint64_t, std::uint64_t) {
@@ -568,7 +279,7 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
     return true;
   };
 
-  const bool had_socket = begin_watch(*conn);
+  const bool had_socket = watchdog_.begin(*conn);
   httplib::Response res;
   auto error = httplib::Error::Success;
   bool ok = false;
@@ -586,7 +297,7 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
     out.truncated = false;
     out.error = std::string("the HTTP library failed on the answer from ") + url + ": " + e.what();
   }
-  const WatchEnd end = end_watch(*conn);
+  const WatchEnd end = watchdog_.end(*conn);
 
   if (ok && end.cut == Cut::none && res.reason.size() > kMaxStatusLine) {
     out.body.clear();
@@ -600,18 +311,14 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
     if (method == "HEAD") {
       // cpp-httplib reads nothing after a HEAD answer's headers; a body the server sent anyway waits in
       // the socket. Give it a moment to arrive, then count it (the connection is not reused then).
-      int fd = -1;
-      {
-        const std::lock_guard lock(watch_mutex_);  // the connection is ours; its fd changes only on reconnect
-        fd = conn->fd;
-      }
+      const int fd = watchdog_.socket_of(*conn);
       pollfd wait{fd, POLLIN, 0};
       int pending = 0;
       if (fd >= 0 && ::poll(&wait, 1, kHeadBodyGraceMs) > 0 && ::ioctl(fd, FIONREAD, &pending) == 0 &&
           pending > 0)
         out.after_head = static_cast<std::size_t>(pending);
     }
-    give_back(std::move(conn));
+    pool_.give_back(std::move(conn));
     return out;
   }
   if (!out.error.empty()) return out;
@@ -675,7 +382,7 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
   bool resent_stale = false;
   int attempt = 0;
   for (;;) {
-    if (auto refusal = admit()) {
+    if (auto refusal = gate_.admit()) {
       if (attempt == 0) {
         ex.attempts = 0;
         ex.error = std::move(*refusal);
@@ -697,7 +404,7 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
       continue;
     }
     if ((ex.status != 429 && ex.status != 503) || !ex.error.empty() || attempt > options_.retries) break;
-    const auto wait = retry_wait(ex.headers, attempt);
+    const auto wait = gate_.retry_wait(ex.headers, attempt);
     if (run_deadline_ && Clock::now() + wait >= *run_deadline_) break;
     std::this_thread::sleep_for(wait);
   }

@@ -31,6 +31,9 @@ struct Target {
 /// An absolute http(s) URL taken apart; nullopt when it is not one.
 std::optional<Target> parse_url(std::string_view url);
 
+/// "250 ms": a duration of the options, for a message.
+std::string ms_text(std::chrono::milliseconds ms);
+
 /// Text from a URL or option quoted for a message: unsendable bytes encoded, long text shortened.
 std::string for_message(std::string_view text);
 

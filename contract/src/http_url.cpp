@@ -104,6 +104,10 @@ std::optional<Target> parse_url(std::string_view url) {
   return target;
 }
 
+std::string ms_text(std::chrono::milliseconds ms) {
+  return std::to_string(ms.count()) + " ms";
+}
+
 std::string for_message(std::string_view text) {
   constexpr std::size_t kShown = 200;
   std::string shown = encode_unsafe(text.substr(0, kShown));

@@ -4,9 +4,11 @@
 #include <array>
 #include <string_view>
 
-#include "check_support.hpp"
+#include "entimg/common/ascii.hpp"
 
 namespace entimg::contract::detail {
+
+using common::iequals_ascii;
 
 // Image types of Python's mimetypes (types_map, strict) plus the ones hosts commonly add through
 // /etc/mime.types. `maybe_unknown`: the mapping depends on the Python version or on the host's

@@ -1,8 +1,9 @@
 #include "page_stream.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
-#include "check_support.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
 #include "query.hpp"
 
@@ -17,47 +18,6 @@ Page fetch_window(Client& client, const std::string& collection_path, std::uint6
   page.effective_offset = offset;
   page.exchange = client.request("GET", path_with_query(collection_path, page.sent));
   if (page.exchange.status == 200) parse_body(page);
-  return page;
-}
-
-PageStream::PageStream(Client& client, std::string collection_path, std::uint64_t limit, std::uint64_t stride,
-                       std::uint64_t start, std::size_t window)
-    : client_(client),
-      collection_path_(std::move(collection_path)),
-      limit_(limit),
-      stride_(stride == 0 ? 1 : stride),
-      next_offset_(start),
-      window_(window == 0 ? 1 : window) {}
-
-PageStream::~PageStream() {
-  for (auto& f : in_flight_)
-    if (f.valid()) f.wait();
-}
-
-void PageStream::stop_at(std::uint64_t end) {
-  end_ = end;
-}
-
-void PageStream::fill() {
-  while (in_flight_.size() < window_ && next_offset_ < end_) {
-    const std::uint64_t offset = next_offset_;
-    next_offset_ += stride_;
-    in_flight_.push_back(std::async(std::launch::async, [this, offset] {
-      return fetch_window(client_, collection_path_, limit_, offset);
-    }));
-  }
-}
-
-Page PageStream::next() {
-  fill();
-  if (in_flight_.empty()) {  // asked at or past stop_at: fetched now, nothing ahead
-    const std::uint64_t offset = next_offset_;
-    next_offset_ += stride_;
-    return fetch_window(client_, collection_path_, limit_, offset);
-  }
-  Page page = in_flight_.front().get();
-  in_flight_.pop_front();
-  fill();
   return page;
 }
 
@@ -104,9 +64,19 @@ std::optional<Page> CollectionWalk::next() {
     stride_ = size == 0 || size >= limit_ || size >= count_ ? limit_ : size;
     started_ = true;
   } else {
-    if (!stream_) stream_.emplace(client_, collection_path_, limit_, stride_, next_offset_, window_);
-    stream_->stop_at(count_);
-    page = stream_->next();
+    const std::uint64_t stride = std::max<std::uint64_t>(stride_, 1);
+    if (!ahead_) {
+      ahead_start_ = next_offset_;
+      ahead_.emplace(
+          [this, stride, start = next_offset_](std::uint64_t index) {
+            return Fetched{fetch_window(client_, collection_path_, limit_, start + index * stride), {}};
+          },
+          window_, window_);
+    }
+    // No window at or past count is asked for ahead: the index of the first offset ≥ count.
+    const std::uint64_t left = count_ > ahead_start_ ? count_ - ahead_start_ : 0;
+    ahead_->stop_at(left / stride + (left % stride != 0));
+    page = std::move(ahead_->next().page);
   }
   const std::size_t size = count_of(check(page));
   next_offset_ += stride_;

@@ -1,10 +1,8 @@
 #pragma once
-// The pages of a collection in order, fetched ahead: what `record` and a live `diff` read. The walk
-// asks for limit/offset windows itself (stride apart) rather than following `next`, so that several
-// pages can be in flight and a stopped recording can resume at an offset.
+// The pages of a collection in order, fetched ahead (fetch_ahead.hpp): what `record` and a live `diff`
+// read. The walk asks for limit/offset windows itself (stride apart) rather than following `next`, so
+// that several pages can be in flight and a stopped recording can resume at an offset.
 #include <cstdint>
-#include <deque>
-#include <future>
 #include <optional>
 #include <string>
 
@@ -12,32 +10,9 @@
 
 #include "entimg/contract/http.hpp"
 #include "entimg/contract/observation.hpp"
+#include "fetch_ahead.hpp"
 
 namespace entimg::contract::detail {
-
-class PageStream {
- public:
-  /// Pages asking `limit` records, `stride` apart from `start`; up to `window` requests in flight.
-  PageStream(Client& client, std::string collection_path, std::uint64_t limit, std::uint64_t stride,
-             std::uint64_t start, std::size_t window);
-  PageStream(const PageStream&) = delete;
-  PageStream& operator=(const PageStream&) = delete;
-  ~PageStream();
-
-  /// The next page in order, its body parsed. Blocks until it has arrived.
-  Page next();
-  /// No page at or past this offset is requested any more (the collection's count, once known).
-  void stop_at(std::uint64_t end);
-
- private:
-  void fill();
-  Client& client_;
-  std::string collection_path_;
-  std::uint64_t limit_, stride_, next_offset_;
-  std::size_t window_;
-  std::uint64_t end_ = UINT64_MAX;
-  std::deque<std::future<Page>> in_flight_;
-};
 
 /// The walk over a whole collection in limit/offset windows, page by page. The first page read decides
 /// the stride (the limit, or fewer when the server caps its pages); the walk ends on an empty page or
@@ -63,7 +38,8 @@ class CollectionWalk {
   std::size_t window_;
   std::uint64_t next_offset_, stride_, count_;
   bool started_ = false, over_ = false;
-  std::optional<PageStream> stream_;
+  std::optional<FetchAhead> ahead_;  // the pages after the first, `window` in flight
+  std::uint64_t ahead_start_ = 0;    // the offset of ahead_'s index 0
 };
 
 /// GET collection_path?limit=L&offset=O (offset left out when 0), parsed.

@@ -1,6 +1,6 @@
 #include "query.hpp"
 
-#include "check_support.hpp"
+#include "json_access.hpp"
 
 namespace entimg::contract::detail {
 namespace {

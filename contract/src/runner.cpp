@@ -4,16 +4,12 @@
 #include "entimg/contract/runner.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
-#include <map>
-#include <mutex>
-#include <thread>
 
-#include "check_support.hpp"
 #include "coverage.hpp"
 #include "entimg/common/prng.hpp"
 #include "entimg/common/url.hpp"
+#include "fetch_ahead.hpp"
+#include "json_access.hpp"
 #include "query.hpp"
 
 namespace entimg::contract {
@@ -28,10 +24,6 @@ constexpr std::uint64_t kHugeLimit = 4611686018427387904ULL;  // 2^62
 // none, so a deployment that silently serves fewer records than asked shows here.
 constexpr std::uint64_t kLongLimit = 1500;
 
-// Bytes of fetched-ahead bodies a walk holds before it waits for the consumer (a window of ordinary
-// pages is far less).
-constexpr std::uint64_t kReadyBytes = 32u << 20;
-
 Page fetch(Client& client, const CheckContext& context, const PageQuery& query) {
   Page page;
   page.sent = query.params;
@@ -40,26 +32,6 @@ Page fetch(Client& client, const CheckContext& context, const PageQuery& query) 
   page.exchange = client.request("GET", detail::path_with_query(context.collection_path, query.params));
   parse_body(page);
   return page;
-}
-
-// Every rule that judges one page on its own.
-void check_page(const CheckContext& context, const Page& page, Findings& findings) {
-  status_ok(context, page, findings);
-  json_body(context, page, findings);
-  content_type_json(context, page, findings);
-  allow_header(context, page, findings);
-  vary_accept(context, page, findings);
-  page_schema(context, page, findings);
-  record_schema(context, page, findings);
-  image_matches_file(context, page, findings);
-  file_layout(context, page, findings);
-  mime_type_matches_extension(context, page, findings);
-  page_length(context, page, findings);
-  next_link_offset(context, page, findings);
-  previous_link_offset(context, page, findings);
-  links_keep_parameters(context, page, findings);
-  link_origin(context, page, findings);
-  results_ascending(context, page, findings);
 }
 
 PageQuery query(std::string label, std::optional<std::uint64_t> limit, std::optional<std::uint64_t> offset,
@@ -126,11 +98,21 @@ class Run {
     return detail::as_count(detail::member(*page.json, "count"));
   }
 
+  // The rules that need a page the plan picks, or two answers, are called here through their table
+  // row: the plan knows which answers they compare, and a rule is still declared only in its row.
+  void planned_page(std::string_view rule, const Page& page) {
+    rule_check<PlannedPage>(rule).check(context_, page, findings_);
+  }
+  void page_pair(std::string_view rule, const Page& a, const Page& b) {
+    rule_check<PagePair>(rule).check(context_, a, b, findings_);
+  }
+
   // A page of the quick plan, judged alone and, past the first, against the first page's count.
   Page get(const PageQuery& q) {
     Page page = fetch(client_, context_, q);
     check_page(context_, page, findings_);
-    if (seen_count_) count_stable(context_, *seen_count_, first_url_, page, findings_);
+    if (seen_count_)
+      check_against_first(context_, {*seen_count_, first_url_, "the first page"}, page, findings_);
     coverage_.add(page);
     return page;
   }
@@ -143,29 +125,29 @@ class Run {
     seen_count_ = count_of(*first);
     first_url_ = first->exchange.url;
     const std::uint64_t count = seen_count_.value_or(0);
-    default_page_length(context_, *first, findings_);
+    planned_page("default_page_length", *first);
 
     // With bodies near the 64 MiB cap every page held is a body and its document, so no more than two
     // are held at once: what needs the whole first page comes first, then the first page goes.
-    ascending_across_pages(context_, *first, get(query("second page", std::nullopt, 12)), findings_);
-    format_json_same(context_,
-                     get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
-                     *first, findings_);
+    page_pair("ascending_across_pages", *first, get(query("second page", std::nullopt, 12)));
+    page_pair("format_json_same",
+              get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
+              *first);
     const HttpExchange head = client_.request("HEAD", detail::path_with_query(context_.collection_path, {}));
-    head_matches_get(context_, *first, head, findings_);
+    rule_check<HeadExchange>("head_matches_get").check(context_, *first, head, findings_);
     coverage_.add(head);
     first.reset();
     const HttpExchange options =
         client_.request("OPTIONS", detail::path_with_query(context_.collection_path, {}));
-    options_ok(context_, options, findings_);
+    rule_check<OptionsExchange>("options_ok").check(context_, options, findings_);
     coverage_.add(options);
 
     common::Pcg32 rng(options_.seed, 0x51);
     const std::uint64_t middle = count > 1 ? rng.next_u64() % count : 0;
     {
       const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}));
-      refetch_same_ids(context_, mid,
-                       get(query("random middle page again", 12, middle, {{"format", "json"}})), findings_);
+      page_pair("refetch_same_ids", mid,
+                get(query("random middle page again", 12, middle, {{"format", "json"}})));
     }
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
     get(query("last page", std::nullopt, last_offset));
@@ -179,14 +161,14 @@ class Run {
           probe("limit", std::to_string(kHugeLimit), kHugeLimit, tail, {{"offset", std::to_string(tail)}}),
           probe("offset", "abc", 12, 0), probe("offset", "-1", 12, 0),
           probe("offset", std::to_string(count + 100), 12, count + 100)})
-      parameter_probe(context_, get(q), findings_);
+      planned_page("parameter_probe", get(q));
     first_count_ = count;
     return "";
   }
 
   void walk();
   void walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous, std::uint64_t cap);
-  void consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous);
+  bool consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous);
   void fill_outcomes(RunReport& report) const;
   bool over_byte_cap() const { return options_.byte_cap != 0 && walk_bytes_ >= options_.byte_cap; }
 
@@ -203,25 +185,14 @@ class Run {
   std::uint64_t walk_bytes_ = 0;  // bodies read by the walk, against options_.byte_cap
   Clock::time_point walk_started_;
   std::chrono::milliseconds walk_duration_{0};
-  bool reached_end_ = false;
 };
 
-// An empty page whose `next` is not null cannot come from DRF (next is null once offset+limit >= count,
-// and a page is empty only past count); following it could go on for ever against a server that
-// claims a huge count, so the walk stops there and walk_reaches_end says why.
-bool empty_with_next(const Page& page) {
-  if (!page.json) return false;
-  const auto results = detail::member(*page.json, "results");
-  const auto next = detail::member(*page.json, "next");
-  return results && results->is_array() && results->get_array().value_unsafe().size() == 0 && next &&
-         !next->is_null();
-}
-
-void Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous) {
+// Judges the page as part of the walk; false when the walk ends on it (WalkChecker::add).
+bool Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous) {
   findings_.merge(page_findings);
   coverage_.add(page);
-  walker.add(page, findings_);
-  if (previous) ascending_across_pages(context_, *previous, page, findings_);
+  const bool go_on = walker.add(page, findings_);
+  if (previous) page_pair("ascending_across_pages", *previous, page);
   ++walk_pages_;
   walk_bytes_ += page.exchange.body.size();
   walk_records_ = walker.records_seen();
@@ -230,6 +201,7 @@ void Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::o
         {walk_records_, first_count_, walk_pages_,
          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - walk_started_)});
   previous = std::move(page);
+  return go_on;
 }
 
 // Follows `next` links one by one (their path and query, always on the base origin: a link to
@@ -241,17 +213,7 @@ void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Pag
     Findings page_findings;
     check_page(context_, page, page_findings);
     const auto link = detail::next_link_query(page);
-    const bool dead_end = empty_with_next(page);
-    consume(std::move(page), std::move(page_findings), walker, previous);
-    if (!link || dead_end) {
-      reached_end_ = previous && detail::next_is_null(*previous);
-      if (dead_end)
-        findings_.fail({"walk_reaches_end",
-                        "expected next to be null on an empty page, got a link: "
-                        "the walk stops here",
-                        previous->exchange.url, "/next", std::nullopt});
-      return;
-    }
+    if (!consume(std::move(page), std::move(page_findings), walker, previous) || !link) return;
     next = *link;
   }
 }
@@ -274,87 +236,38 @@ void Run::walk() {
   if (options_.concurrency <= 1) {
     walk_sequential(page_query(0), walker, previous, cap);
   } else {
-    // The offsets of a correct walk are known, so pages are fetched ahead by several threads and
-    // consumed in order; each page's `next` is still checked to point at the following one.
+    // The offsets of a correct walk are known, so pages are fetched ahead by several threads (and judged
+    // by the page rules there) and consumed in order; each page's `next` is still checked to point at
+    // the following one.
     const std::uint64_t planned = std::min(pages_needed, cap);
-    const std::size_t window = options_.concurrency * 2;
-    std::mutex mutex;
-    std::condition_variable changed;
-    std::map<std::uint64_t, std::pair<Page, Findings>> ready;
-    std::uint64_t next_index = 0, consumed = 0;
-    // Bodies waiting to be consumed; past kReadyBytes no page but the one awaited next is fetched, so
-    // pages near the body cap are not piled up a window deep.
-    std::uint64_t ready_bytes = 0;
-    bool stop = false;
-    std::vector<std::thread> workers;
-    for (std::size_t t = 0; t < options_.concurrency; ++t)
-      workers.emplace_back([&] {
-        for (;;) {
-          std::uint64_t index = 0;
-          {
-            std::unique_lock lock(mutex);
-            changed.wait(lock, [&] {
-              return stop || next_index >= planned ||
-                     (next_index < consumed + window &&
-                      (ready_bytes < kReadyBytes || next_index == consumed));
-            });
-            if (stop || next_index >= planned) return;
-            index = next_index++;
-          }
-          Page page = fetch(client_, context_, page_query(index));
-          Findings page_findings;
-          check_page(context_, page, page_findings);
-          std::lock_guard lock(mutex);
-          ready_bytes += page.exchange.body.size();
-          ready.emplace(index, std::pair(std::move(page), std::move(page_findings)));
-          changed.notify_all();
-        }
-      });
     std::optional<PageQuery> follow;
-    for (std::uint64_t index = 0; index < planned; ++index) {
-      std::pair<Page, Findings> item;
-      {
-        std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return ready.contains(index); });
-        item = std::move(ready.at(index));
-        ready.erase(index);
-        ready_bytes -= item.first.exchange.body.size();
-        consumed = index + 1;
-        changed.notify_all();
-      }
-      const auto link = detail::next_link_query(item.first);
-      const bool last_planned = index + 1 == planned;
-      const bool link_as_planned = link && !last_planned && link->effective_offset == (index + 1) * limit;
-      const bool dead_end = empty_with_next(item.first);
-      consume(std::move(item.first), std::move(item.second), walker, previous);
-      if (!link || dead_end) {
-        reached_end_ = detail::next_is_null(*previous);
-        if (dead_end)
-          findings_.fail({"walk_reaches_end",
-                          "expected next to be null on an empty page, got a link: "
-                          "the walk stops here",
-                          previous->exchange.url, "/next", std::nullopt});
-        break;
-      }
-      if (over_byte_cap()) break;
-      if (!link_as_planned) {  // the server's next differs from the plan: follow it from here
-        follow = link;
-        break;
-      }
-    }
     {
-      std::lock_guard lock(mutex);
-      stop = true;
-      changed.notify_all();
-    }
-    for (auto& w : workers)
-      w.join();
+      detail::FetchAhead ahead(
+          [&](std::uint64_t index) {
+            detail::Fetched item{fetch(client_, context_, page_query(index)), {}};
+            check_page(context_, item.page, item.findings);
+            return item;
+          },
+          options_.concurrency, options_.concurrency * 2, planned);
+      for (std::uint64_t index = 0; index < planned; ++index) {
+        detail::Fetched item = ahead.next();
+        const auto link = detail::next_link_query(item.page);
+        const bool last_planned = index + 1 == planned;
+        const bool link_as_planned = link && !last_planned && link->effective_offset == (index + 1) * limit;
+        if (!consume(std::move(item.page), std::move(item.findings), walker, previous) || !link) break;
+        if (over_byte_cap()) break;
+        if (!link_as_planned) {  // the server's next differs from the plan: follow it from here
+          follow = link;
+          break;
+        }
+      }
+    }  // the fetching threads stop here, before the server's links are followed one by one
     if (follow) walk_sequential(*follow, walker, previous, cap);
   }
-  if (!reached_end_ && over_byte_cap())
+  if (!walker.reached_end() && over_byte_cap())
     walker.finish_at_byte_cap(options_.byte_cap, walk_bytes_, findings_);
   else
-    walker.finish(reached_end_, cap, findings_);
+    walker.finish(cap, findings_);
   walk_duration_ = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - walk_started_);
 }
 

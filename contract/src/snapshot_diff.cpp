@@ -8,10 +8,11 @@
 #include <set>
 #include <stdexcept>
 
-#include "check_support.hpp"
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/snapshot.hpp"
 #include "entimg/common/url.hpp"
 #include "entimg/contract/snapshot.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
 #include "page_stream.hpp"
 

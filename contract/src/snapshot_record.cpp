@@ -12,10 +12,11 @@
 #include <fstream>
 #include <system_error>
 
-#include "check_support.hpp"
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/snapshot.hpp"
 #include "entimg/contract/report.hpp"
 #include "entimg/contract/snapshot.hpp"
+#include "json_access.hpp"
 #include "json_parse.hpp"
 #include "page_stream.hpp"
 #include "query.hpp"
@@ -27,7 +28,7 @@ namespace fs = std::filesystem;
 bool volatile_header(std::string_view name) {
   for (const std::string_view v : {"date", "content-length", "connection", "keep-alive", "transfer-encoding",
                                    "set-cookie", "age", "expires", "last-modified", "etag"})
-    if (detail::iequals_ascii(name, v)) return true;
+    if (common::iequals_ascii(name, v)) return true;
   return false;
 }
 

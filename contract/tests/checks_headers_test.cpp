@@ -50,7 +50,7 @@ TEST_CASE("content_type_json: another type, none, or a non-UTF-8 charset fails a
   twice.exchange.headers.emplace_back("content-type", "application/json");
   CHECK(failing_page_rules(twice) == only("content_type_json"));
   Findings findings;
-  content_type_json(context(), with_header("Content-Type", "text/html; charset=utf-8"), findings);
+  judge("content_type_json", context(), with_header("Content-Type", "text/html; charset=utf-8"), findings);
   CHECK(message_of(findings, "content_type_json") ==
         "expected Content-Type application/json, got \"text/html; charset=utf-8\"");
 }
@@ -73,7 +73,7 @@ TEST_CASE("allow_header: a missing or an extra method fails alone", "[allow_head
     CHECK(failing_page_rules(with_header("Allow", value)) == only("allow_header"));
   }
   Findings findings;
-  allow_header(context(), with_header("Allow", "GET, HEAD, OPTIONS, PUT"), findings);
+  judge("allow_header", context(), with_header("Allow", "GET, HEAD, OPTIONS, PUT"), findings);
   CHECK(
       message_of(findings, "allow_header") ==
       "expected Allow to list exactly GET, POST, HEAD, OPTIONS (any order), got \"GET, HEAD, OPTIONS, PUT\"; "
@@ -107,7 +107,7 @@ TEST_CASE("head_matches_get: same status and headers, other volatile headers, no
   head.headers.emplace_back("Connection", "close");
   std::reverse(head.headers.begin(), head.headers.end());
   Findings findings;
-  head_matches_get(context(), get, head, findings);
+  judge("head_matches_get", context(), get, head, findings);
   CHECK(findings.failures().empty());
   CHECK(findings.checked("head_matches_get") == 1);
 }
@@ -118,7 +118,7 @@ TEST_CASE("head_matches_get: another status, a body, other headers or length fai
     HttpExchange head = head_of(get);
     edit(head);
     Findings findings;
-    head_matches_get(context(), get, head, findings);
+    judge("head_matches_get", context(), get, head, findings);
     CHECK(failing_rules(findings) == only("head_matches_get"));
     return findings.failures().empty() ? std::string() : findings.failures()[0].message;
   };
@@ -149,7 +149,7 @@ TEST_CASE("head_matches_get: a compressed GET is compared by its Content-Length"
     if (name == "Content-Length") value = "1234";
   get.exchange.headers.emplace_back("Content-Encoding", "gzip");
   Findings findings;
-  head_matches_get(context(), get, head_of(get), findings);
+  judge("head_matches_get", context(), get, head_of(get), findings);
   CHECK(findings.failures().empty());
 }
 
@@ -159,13 +159,13 @@ TEST_CASE("options_ok: 200 passes, anything else fails", "[options_ok]") {
   options.url = std::string(kOrigin) + kPath;
   options.status = 200;
   Findings ok;
-  options_ok(context(), options, ok);
+  judge("options_ok", context(), options, ok);
   CHECK(ok.failures().empty());
   CHECK(ok.checked("options_ok") == 1);
   for (const int status : {403, 405, 500, 0}) {
     options.status = status;
     Findings findings;
-    options_ok(context(), options, findings);
+    judge("options_ok", context(), options, findings);
     CHECK(failing_rules(findings) == only("options_ok"));
   }
 }
@@ -174,8 +174,8 @@ TEST_CASE("header rules skip answers that are not 200", "[content_type_json][all
   Page page = make_page_text(R"({"detail":"Not found."})", {}, 12, 0, 404);
   page.exchange.headers.clear();
   Findings findings;
-  content_type_json(context(), page, findings);
-  allow_header(context(), page, findings);
-  vary_accept(context(), page, findings);
+  judge("content_type_json", context(), page, findings);
+  judge("allow_header", context(), page, findings);
+  judge("vary_accept", context(), page, findings);
   CHECK(findings.failures().empty());
 }

@@ -30,7 +30,7 @@ TEST_CASE("next_link_offset: DRF's next links pass", "[next_link_offset]") {
         drf_page(0, std::nullopt, std::nullopt), drf_page(300, std::nullopt, 1000)}) {
     INFO(page.exchange.url);
     Findings findings;
-    next_link_offset(context(), page, findings);
+    judge("next_link_offset", context(), page, findings);
     CHECK(findings.failures().empty());
     CHECK(findings.checked("next_link_offset") == 1);
   }
@@ -59,7 +59,8 @@ TEST_CASE("next_link_offset: offsets near 2^64 are compared without overflow", "
   body["results"] = json::array();
   body["next"] = link("limit=12&offset=18446744073709551622");
   Findings findings;
-  next_link_offset(context(), make_page(body, {{"offset", std::to_string(offset)}}, 12, offset), findings);
+  judge("next_link_offset", context(), make_page(body, {{"offset", std::to_string(offset)}}, 12, offset),
+        findings);
   CHECK(failing_rules(findings) == only("next_link_offset"));  // next must be null: offset + limit >= count
 }
 
@@ -86,7 +87,7 @@ TEST_CASE("previous_link_offset: DRF drops offset, the spec's offset=0 passes to
   for (const auto& page :
        {drf_page(300, std::nullopt, 24), drf_page(300, std::nullopt, 400), drf_page(0, 12, 24)}) {
     Findings findings;
-    previous_link_offset(context(), page, findings);
+    judge("previous_link_offset", context(), page, findings);
     CHECK(findings.failures().empty());
   }
 }
@@ -129,8 +130,8 @@ TEST_CASE("links_keep_parameters: other order and encoding of the same parameter
 TEST_CASE("links_keep_parameters: invalid UTF-8 sent comes back as U+FFFD", "[links_keep_parameters]") {
   const QueryParams sent{{"x", "a\xff"}};
   Findings findings;
-  links_keep_parameters(
-      context(), with_links(sent, 300, 12, 0, link("limit=12&offset=12&x=a%EF%BF%BD"), nullptr), findings);
+  judge("links_keep_parameters", context(),
+        with_links(sent, 300, 12, 0, link("limit=12&offset=12&x=a%EF%BF%BD"), nullptr), findings);
   CHECK(findings.failures().empty());
 }
 
@@ -179,7 +180,7 @@ TEST_CASE("links_keep_parameters: the format-suffix path and the public path are
                  std::string(kOrigin) + "/edw/api/entities-images.json?limit=12&offset=12");
   page.exchange.url = std::string(kOrigin) + "/edw/api/entities-images.json?offset=24";
   Findings findings;
-  links_keep_parameters(context(), page, findings);
+  judge("links_keep_parameters", context(), page, findings);
   CHECK(findings.failures().empty());
   // Dropping the suffix changes the representation: it fails.
   json body = body_json(page);
@@ -187,7 +188,7 @@ TEST_CASE("links_keep_parameters: the format-suffix path and the public path are
   Page dropped = make_page(body, sent, 12, 24);
   dropped.exchange.url = page.exchange.url;
   Findings f2;
-  links_keep_parameters(context(), dropped, f2);
+  judge("links_keep_parameters", context(), dropped, f2);
   CHECK(failing_rules(f2) == only("links_keep_parameters"));
 }
 
@@ -201,7 +202,7 @@ TEST_CASE("link_origin: links and images on the base origin pass, in any letter 
   for (auto& r : body["results"])
     r["image"] = "https://api.example.org/media/" + r["file"].get<std::string>();
   Findings findings;
-  link_origin(c, make_page(body, {{"offset", "24"}}, 12, 24), findings);
+  judge("link_origin", c, make_page(body, {{"offset", "24"}}, 12, 24), findings);
   CHECK(findings.failures().empty());
   CHECK(findings.checked("link_origin") == 14);
 }
@@ -231,13 +232,13 @@ TEST_CASE("format_json_same: the same page with and without format=json passes",
   const Page with_format = drf_page(300, std::nullopt, 24, {{"format", "json"}});
   const Page without = drf_page(300, std::nullopt, 24);
   Findings findings;
-  format_json_same(context(), with_format, without, findings);
+  judge("format_json_same", context(), with_format, without, findings);
   CHECK(findings.failures().empty());
   CHECK(findings.checked("format_json_same") == 4);
   // pretty-printed on one side only
   Findings pretty;
-  format_json_same(context(), make_page_text(body_json(with_format).dump(2), with_format.sent, 12, 24),
-                   without, pretty);
+  judge("format_json_same", context(),
+        make_page_text(body_json(with_format).dump(2), with_format.sent, 12, 24), without, pretty);
   CHECK(pretty.failures().empty());
 }
 
@@ -246,8 +247,8 @@ TEST_CASE("format_json_same: a differing record or link fails alone with a point
   json body = page_body(300, 24, 12, {{"format", "json"}, {"offset", "24"}});
   body["results"][3]["alt"] = "different";
   Findings findings;
-  format_json_same(context(), make_page(body, {{"format", "json"}, {"offset", "24"}}, 12, 24), without,
-                   findings);
+  judge("format_json_same", context(), make_page(body, {{"format", "json"}, {"offset", "24"}}, 12, 24),
+        without, findings);
   CHECK(failing_rules(findings) == only("format_json_same"));
   REQUIRE(findings.failures().size() == 1);
   CHECK(findings.failures()[0].pointer == "/results/3/alt");
@@ -256,14 +257,14 @@ TEST_CASE("format_json_same: a differing record or link fails alone with a point
   json other_link = page_body(300, 24, 12, {{"format", "json"}, {"offset", "24"}});
   other_link["next"] = link("format=json&limit=12&offset=37");
   Findings f2;
-  format_json_same(context(), make_page(other_link, {{"format", "json"}, {"offset", "24"}}, 12, 24), without,
-                   f2);
+  judge("format_json_same", context(), make_page(other_link, {{"format", "json"}, {"offset", "24"}}, 12, 24),
+        without, f2);
   CHECK(failing_rules(f2) == only("format_json_same"));
   CHECK(f2.failures()[0].pointer == "/next");
 
   json extra = body_json(without);
   extra["detail"] = "x";
   Findings f3;
-  format_json_same(context(), make_page(extra, {}, 12, 24), without, f3);
+  judge("format_json_same", context(), make_page(extra, {}, 12, 24), without, f3);
   CHECK(failing_rules(f3) == only("format_json_same"));
 }

@@ -1,6 +1,7 @@
 #pragma once
-// One function per rule. A check reports into a Findings: each call to fail() is one violation,
-// and pass() counts something checked that held (so a report can say "checked 3,600 records").
+// What the rules report into and read besides the pages (the rules themselves are rows of rules.hpp's
+// table). A check reports into a Findings: each call to fail() is one violation, and pass() counts
+// something checked that held (so a report can say "checked 3,600 records").
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,64 +62,45 @@ struct CheckContext {
   const common::SchemaValidator* record_schema = nullptr;
 };
 
-// Page rules (each is given one fetched page; pages that are not a 200 JSON object are skipped by
-// the rules that need a body, and reported by status_ok / json_body).
-void status_ok(const CheckContext&, const Page&, Findings&);
-void json_body(const CheckContext&, const Page&, Findings&);
-void page_schema(const CheckContext&, const Page&, Findings&);
-void record_schema(const CheckContext&, const Page&, Findings&);
-void image_matches_file(const CheckContext&, const Page&, Findings&);
-void file_layout(const CheckContext&, const Page&, Findings&);
-void mime_type_matches_extension(const CheckContext&, const Page&, Findings&);
-void page_length(const CheckContext&, const Page&, Findings&);
-void next_link_offset(const CheckContext&, const Page&, Findings&);
-void previous_link_offset(const CheckContext&, const Page&, Findings&);
-void links_keep_parameters(const CheckContext&, const Page&, Findings&);
-void link_origin(const CheckContext&, const Page&, Findings&);
-void results_ascending(const CheckContext&, const Page&, Findings&);
-void content_type_json(const CheckContext&, const Page&, Findings&);
-void allow_header(const CheckContext&, const Page&, Findings&);
-void vary_accept(const CheckContext&, const Page&, Findings&);
+/// A full walk so far, as WalkChecker keeps it for the walk rules (rules.hpp's WalkPages).
+struct WalkState {
+  explicit WalkState(const CheckContext& c) : context(c) {}
+  const CheckContext& context;
+  std::uint64_t pages = 0;                   ///< pages added, the one being judged included
+  std::uint64_t records_seen = 0;            ///< records on those pages
+  std::optional<std::uint64_t> count;        ///< the count of the page being judged
+  std::optional<std::uint64_t> first_count;  ///< the first count a page of the walk gave, an earlier page's
+  std::string first_url;                     ///< the walk's first page
+  std::string last_url;                      ///< the page being judged, or the last one
+  bool dead_end = false;                     ///< the page being judged is empty, yet its next is a link
+  bool reached_end = false;                  ///< the last page added has next null
+  /// The ids walk_no_duplicates has seen; a hash set: a misordered walk must not go quadratic.
+  std::unordered_set<std::int64_t> seen_ids;
+  std::uint64_t page_cap = 0;  ///< at the end: the most pages the walk could fetch (--page-cap)
+  std::uint64_t byte_cap = 0;  ///< at the end: non-zero when the walk stopped at its byte cap (--byte-cap)
+  std::uint64_t bytes = 0;     ///< at the end, with byte_cap: the bytes of bodies the walk read
+};
 
-// Rules over two or more answers.
-/// A full default page (no limit sent, count >= 12) holds 12 records and its links carry limit=12.
-void default_page_length(const CheckContext&, const Page& default_page, Findings&);
-/// HEAD answers with GET's status and headers (Content-Length included) and no body.
-void head_matches_get(const CheckContext&, const Page& get, const HttpExchange& head, Findings&);
-/// OPTIONS answers 200.
-void options_ok(const CheckContext&, const HttpExchange& options, Findings&);
-/// format=json and no format give the same JSON.
-void format_json_same(const CheckContext&, const Page& with_format, const Page& without_format, Findings&);
-/// A parameter probe (limit=abc, offset=-1, …): never 5xx (the page's expected window is DRF's).
-void parameter_probe(const CheckContext&, const Page& probe, Findings&);
-/// Consecutive pages of a walk: the last id of one page is below the first of the next.
-void ascending_across_pages(const CheckContext&, const Page& earlier, const Page& later, Findings&);
-/// The same request twice returns the same ids.
-void refetch_same_ids(const CheckContext&, const Page& first, const Page& again, Findings&);
-/// "count: total number of image records" (spec §2.2): a page of the quick plan reports the count of the
-/// first page (first_url).
-void count_stable(const CheckContext&, std::uint64_t first_count, const std::string& first_url,
-                  const Page& page, Findings&);
-
-/// The state of a walk along `next`, fed page by page (constant memory but for the seen ids).
+/// Judges the walk rules over a walk along `next`, fed page by page (constant memory but for the seen ids).
 class WalkChecker {
  public:
-  explicit WalkChecker(const CheckContext& context) : context_(context) {}
-  void add(const Page& page, Findings& findings);
-  /// reached_end: the walk ended on next == null (not on the page cap or an error).
-  void finish(bool reached_end, std::uint64_t page_cap, Findings& findings);
+  explicit WalkChecker(const CheckContext& context);
+  /// Judges the page; false when the walk ends on it: next is null, or the page is empty yet its next
+  /// is a link (walk_reaches_end reports that: against a server claiming a huge count it would go on).
+  bool add(const Page& page, Findings& findings);
+  /// The walk ended (on next == null, on the page cap or on an error).
+  void finish(std::uint64_t page_cap, Findings& findings);
   /// The walk stopped at its byte cap (--byte-cap) after `bytes` bytes of bodies: walk_reaches_end fails.
   void finish_at_byte_cap(std::uint64_t byte_cap, std::uint64_t bytes, Findings& findings);
-  std::uint64_t records_seen() const { return records_seen_; }
+  /// The last page added has next == null.
+  bool reached_end() const { return state_.reached_end; }
+  std::uint64_t records_seen() const { return state_.records_seen; }
 
  private:
-  const CheckContext& context_;
-  std::unordered_set<std::int64_t> seen_ids_;  // a hash set: a misordered walk must not go quadratic
-  std::optional<std::uint64_t> first_count_;
-  std::uint64_t records_seen_ = 0;
-  std::uint64_t pages_ = 0;
-  std::string first_url_;
-  std::string last_url_;
+  void end(Findings& findings);
+  WalkState state_;
+  std::vector<void (*)(WalkState&, const Page&, Findings&)> page_rules_;
+  std::vector<void (*)(const WalkState&, Findings&)> end_rules_;
 };
 
 }  // namespace entimg::contract

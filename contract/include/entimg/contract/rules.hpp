@@ -1,22 +1,92 @@
 #pragma once
-// The contract: every rule the suite checks, named after what it checks.
+// The contract: every rule the suite checks, each one row that holds its name, help and function. The
+// runner, --list, --only/--skip, the reports and the test of docs/contract-rules.md all read this table.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
+#include "entimg/contract/checks.hpp"
+
 namespace entimg::contract {
+
+// The shapes of rules: which answers a rule's function is given.
+
+/// Judges every page the suite fetches, on its own (check_page runs these).
+struct EveryPage {
+  void (*check)(const CheckContext&, const Page&, Findings&);
+};
+/// Judges one page the plan fetches for it (the first page, a parameter probe).
+struct PlannedPage {
+  void (*check)(const CheckContext&, const Page&, Findings&);
+};
+/// Judges two pages: consecutive ones, the same one fetched twice, with and without format.
+struct PagePair {
+  void (*check)(const CheckContext&, const Page& a, const Page& b, Findings&);
+};
+/// Judges a HEAD exchange against the GET page of the same URL.
+struct HeadExchange {
+  void (*check)(const CheckContext&, const Page& get, const HttpExchange& head, Findings&);
+};
+/// Judges an OPTIONS exchange.
+struct OptionsExchange {
+  void (*check)(const CheckContext&, const HttpExchange& options, Findings&);
+};
+/// The first page the others are judged against: the quick plan's, or a full walk's.
+struct FirstPage {
+  std::uint64_t count = 0;  ///< its count
+  std::string_view url;
+  std::string_view name;  ///< "the first page", "the walk's first page": what messages call it
+};
+/// Judges a page against the first page of the quick plan or of the walk (check_against_first runs these).
+struct AgainstFirstPage {
+  void (*check)(const CheckContext&, const FirstPage& first, const Page&, Findings&);
+};
+/// Judged over a full walk: WalkChecker calls `page` on each page in order and `end` once.
+struct WalkPages {
+  void (*page)(WalkState&, const Page&, Findings&) = nullptr;
+  void (*end)(const WalkState&, Findings&) = nullptr;
+};
+
+using RuleCheck = std::variant<EveryPage, PlannedPage, PagePair, HeadExchange, OptionsExchange,
+                               AgainstFirstPage, WalkPages>;
 
 struct Rule {
   std::string_view name;  ///< snake_case, e.g. "next_link_offset"; what --only/--skip take
   std::string_view
       group;  ///< schema, cross-field, page-length, links, origin, ordering, walk, headers, parameters
-  std::string_view summary;         ///< one line: the rule
-  std::string_view source;          ///< where it comes from: "spec §2.2 rule 2", "reference §2.3", …
-  std::string_view method = "GET";  ///< the request whose answer it judges: what a report's replay sends
+  std::string_view summary;  ///< one line: the rule
+  std::string_view source;   ///< where it comes from: "spec §2.2 rule 2", "reference §2.3", …
+  RuleCheck check;           ///< the rule's function, in the shape of the answers it judges
+  /// The request whose answer it judges: what a report's replay sends.
+  std::string_view method() const {
+    return std::holds_alternative<HeadExchange>(check)      ? "HEAD"
+           : std::holds_alternative<OptionsExchange>(check) ? "OPTIONS"
+                                                            : "GET";
+  }
 };
 
 /// Every rule, in report order.
 const std::vector<Rule>& all_rules();
 /// The rule of that name, or nullptr.
 const Rule* find_rule(std::string_view name);
+
+/// The function of the rule of that name, in the shape the caller needs; throws std::logic_error when
+/// there is no such rule or it has another shape (a mistake in the suite, found by its tests).
+template <typename Shape>
+const Shape& rule_check(std::string_view name) {
+  const Rule* rule = find_rule(name);
+  const Shape* shape = rule ? std::get_if<Shape>(&rule->check) : nullptr;
+  if (shape == nullptr) throw std::logic_error("no rule " + std::string(name) + " of that shape");
+  return *shape;
+}
+
+/// Every EveryPage rule on the page, in report order: what the runner does with each page it fetches.
+void check_page(const CheckContext& context, const Page& page, Findings& findings);
+/// Every AgainstFirstPage rule on a page after the first: what the quick plan and WalkChecker do.
+void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
+                         Findings& findings);
 
 }  // namespace entimg::contract

@@ -1,0 +1,79 @@
+#include "fetch_ahead.hpp"
+
+#include <algorithm>
+
+namespace entimg::contract::detail {
+
+FetchAhead::FetchAhead(Fetch fetch, std::size_t threads, std::size_t window, std::uint64_t end)
+    : fetch_(std::move(fetch)), window_(std::max<std::size_t>(window, 1)), end_(end) {
+  for (std::size_t t = 0; t < std::max<std::size_t>(threads, 1); ++t)
+    workers_.emplace_back([this] { work(); });
+}
+
+FetchAhead::~FetchAhead() {
+  {
+    const std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  for (auto& worker : workers_)
+    worker.join();
+}
+
+void FetchAhead::stop_at(std::uint64_t end) {
+  {
+    const std::lock_guard lock(mutex_);
+    end_ = end;
+  }
+  changed_.notify_all();
+}
+
+// Within the window, and past kReadyBytes of waiting bodies only the item the consumer awaits.
+bool FetchAhead::may_start() const {
+  return started_ < end_ && started_ < consumed_ + window_ &&
+         (ready_bytes_ < kReadyBytes || started_ == consumed_);
+}
+
+void FetchAhead::work() {
+  for (;;) {
+    std::uint64_t index = 0;
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return stop_ || may_start(); });
+      if (stop_) return;
+      index = started_++;
+    }
+    Slot slot;
+    try {
+      slot.item = fetch_(index);
+    } catch (...) {
+      slot.error = std::current_exception();
+    }
+    const std::lock_guard lock(mutex_);
+    ready_bytes_ += slot.item.page.exchange.body.size();
+    ready_.emplace(index, std::move(slot));
+    changed_.notify_all();
+  }
+}
+
+Fetched FetchAhead::next() {
+  std::unique_lock lock(mutex_);
+  const std::uint64_t index = consumed_;
+  if (index >= started_ && index >= end_) {  // no worker has it or will: fetched here, nothing ahead
+    started_ = consumed_ = index + 1;
+    lock.unlock();
+    return fetch_(index);
+  }
+  changed_.wait(lock, [&] { return ready_.contains(index); });
+  auto found = ready_.find(index);
+  Slot slot = std::move(found->second);
+  ready_.erase(found);
+  ready_bytes_ -= slot.item.page.exchange.body.size();
+  consumed_ = index + 1;
+  changed_.notify_all();
+  lock.unlock();
+  if (slot.error) std::rethrow_exception(slot.error);
+  return std::move(slot.item);
+}
+
+}  // namespace entimg::contract::detail

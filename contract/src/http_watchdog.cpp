@@ -1,0 +1,140 @@
+#include "http_watchdog.hpp"
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace entimg::contract::detail {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr auto kWatchInterval = milliseconds(10);
+// While a response head is read, so a server sending one without end is cut soon after the allowance.
+constexpr auto kHeadWatchInterval = milliseconds(1);
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
+                                                           : a + b;
+}
+
+}  // namespace
+
+Watchdog::Watchdog(const ClientOptions& options, std::optional<Clock::time_point> run_deadline)
+    : options_(options), run_deadline_(run_deadline), thread_([this] { watch(); }) {}
+
+Watchdog::~Watchdog() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+void Watchdog::on_socket(Connection& conn, int sock) {
+  // Bounds what the kernel holds unread, which the watchdog must allow on top of what was read.
+  bound_receive_buffer(sock);
+  const int copy = ::fcntl(sock, F_DUPFD_CLOEXEC, 0);
+  const std::lock_guard lock(mutex_);
+  if (conn.fd >= 0) ::close(conn.fd);
+  conn.fd = copy;
+  ++conn.generation;
+  conn.opened = true;
+  conn.wire_base = 0;
+}
+
+void Watchdog::headers_done(Connection& conn) {
+  const std::lock_guard lock(mutex_);
+  conn.headers_done = true;
+}
+
+int Watchdog::socket_of(Connection& conn) {
+  const std::lock_guard lock(mutex_);
+  return conn.fd;
+}
+
+int Watchdog::pending_bytes(Connection& conn) {
+  int pending = 0;
+  const std::lock_guard lock(mutex_);
+  if (conn.fd >= 0 && ::ioctl(conn.fd, FIONREAD, &pending) != 0) pending = 0;
+  return pending;
+}
+
+bool Watchdog::begin(Connection& conn) {
+  const auto now = Clock::now();
+  bool had_socket = false;
+  {
+    const std::lock_guard lock(mutex_);
+    conn.cut = Cut::none;
+    conn.cut_reason = Cut::timeout;
+    conn.cut_at = now + std::max(options_.read_timeout, milliseconds(1));
+    if (run_deadline_ && *run_deadline_ < conn.cut_at) {
+      conn.cut_at = *run_deadline_;
+      conn.cut_reason = Cut::deadline;
+    }
+    conn.opened = false;
+    conn.headers_done = false;
+    conn.wire_base = conn.fd >= 0 ? bytes_received(conn.fd).value_or(0) : 0;
+    had_socket = conn.fd >= 0;
+    in_flight_.push_back(&conn);
+  }
+  changed_.notify_all();
+  return had_socket;
+}
+
+WatchEnd Watchdog::end(Connection& conn) {
+  const std::lock_guard lock(mutex_);
+  std::erase(in_flight_, &conn);
+  WatchEnd end{conn.cut, conn.opened, conn.headers_done, 0};
+  if (conn.fd >= 0) {
+    const auto now = bytes_received(conn.fd).value_or(conn.wire_base);
+    end.received = now >= conn.wire_base ? now - conn.wire_base : 0;
+  }
+  return end;
+}
+
+void Watchdog::watch() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    if (in_flight_.empty()) {
+      changed_.wait(lock);
+      continue;
+    }
+    const auto now = Clock::now();
+    bool reading_head = false;
+    for (Connection* conn : in_flight_) {
+      inspect(*conn, now);
+      reading_head = reading_head || !conn->headers_done;
+    }
+    changed_.wait_for(lock, reading_head ? kHeadWatchInterval : kWatchInterval);
+  }
+}
+
+// Called with the mutex held.
+void Watchdog::inspect(Connection& conn, Clock::time_point now) {
+  if (conn.cut == Cut::none) {
+    if (now >= conn.cut_at) {
+      conn.cut = conn.cut_reason;
+    } else if (conn.fd >= 0) {
+      const auto received = bytes_received(conn.fd);
+      // Unread bytes in the socket buffer count too, so the buffer's size is allowed on top.
+      const std::uint64_t allowed = saturating_add(
+          conn.headers_done ? saturating_add(saturating_add(options_.max_body_bytes, options_.max_body_bytes),
+                                             kHeaderAllowance)
+                            : kHeaderAllowance,
+          receive_buffer(conn.fd));
+      if (received && *received >= conn.wire_base && *received - conn.wire_base > allowed)
+        conn.cut = Cut::too_big;
+    }
+  }
+  // A cut attempt may still open a new socket (the next address of the host): cut that one too.
+  if (conn.cut != Cut::none && conn.fd >= 0 && conn.cut_generation != conn.generation) {
+    abort_socket(conn.fd);
+    conn.cut_generation = conn.generation;
+  }
+}
+
+}  // namespace entimg::contract::detail

@@ -1,0 +1,72 @@
+#include "json_access.hpp"
+
+#include "entimg/common/json_pointer.hpp"
+
+namespace entimg::contract::detail {
+
+using simdjson::dom::element_type;
+
+std::optional<Json> body_object(const Page& page) {
+  if (page.exchange.status != 200 || !page.json || !page.json->is_object()) return std::nullopt;
+  return *page.json;
+}
+
+std::optional<Json> member(Json obj, std::string_view key) {
+  if (obj.type() != element_type::OBJECT) return std::nullopt;
+  // parse_json_dom leaves no repeated key, so the first match is the only one.
+  // A copy: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle.
+  const simdjson::dom::object object = obj.get_object().value_unsafe();
+  for (const auto field : object)
+    if (field.key == key) return field.value;
+  return std::nullopt;
+}
+
+std::optional<JsonArray> results_array(const Page& page) {
+  const auto body = body_object(page);
+  if (!body) return std::nullopt;
+  const auto results = member(*body, "results");
+  if (!results || results->type() != element_type::ARRAY) return std::nullopt;
+  return results->get_array().value_unsafe();
+}
+
+std::optional<std::uint64_t> as_count(std::optional<Json> value) {
+  if (!value) return std::nullopt;
+  if (value->type() == element_type::UINT64) return value->get_uint64().value_unsafe();
+  if (value->type() == element_type::INT64 && value->get_int64().value_unsafe() >= 0)
+    return static_cast<std::uint64_t>(value->get_int64().value_unsafe());
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> record_id(Json record) {
+  const auto id = member(record, "id");
+  if (!id || id->type() != element_type::INT64) return std::nullopt;  // UINT64: beyond int64
+  return id->get_int64().value_unsafe();
+}
+
+std::optional<std::string_view> as_string(std::optional<Json> value) {
+  if (!value || value->type() != element_type::STRING) return std::nullopt;
+  return value->get_string().value_unsafe();
+}
+
+Json last_item(JsonArray array) {
+  Json last;
+  for (const Json item : array)
+    last = item;
+  return last;
+}
+
+bool is_integer(Json value) {
+  return value.type() == element_type::INT64 || value.type() == element_type::UINT64;
+}
+
+std::string pointer_token(std::string_view key) {
+  return common::json_pointer_token(key);
+}
+
+std::string record_pointer(std::size_t index, std::string_view key) {
+  std::string out = "/results/" + std::to_string(index);
+  if (!key.empty()) out += "/" + pointer_token(key);
+  return out;
+}
+
+}  // namespace entimg::contract::detail

@@ -1,0 +1,42 @@
+#pragma once
+// Reading a page's body whatever shape it has: members, results, counts and ids when they are what the
+// checks need, nullopt otherwise; JSON pointers for messages.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <simdjson.h>
+
+#include "entimg/contract/observation.hpp"
+
+namespace entimg::contract::detail {
+
+/// A value of a page's body (simdjson's DOM: read-only, valid while the page's json_document lives).
+using Json = simdjson::dom::element;
+using JsonArray = simdjson::dom::array;
+
+/// The body when the answer is a 200 JSON object; rules that read fields skip the page otherwise.
+std::optional<Json> body_object(const Page& page);
+/// Member `key` of an object, or nullopt (also when obj is not an object).
+std::optional<Json> member(Json obj, std::string_view key);
+/// `results` of a 200 JSON object when it is an array.
+std::optional<JsonArray> results_array(const Page& page);
+/// A non-negative integer that fits 64 bits (count, offsets); nullopt for any other value.
+std::optional<std::uint64_t> as_count(std::optional<Json> value);
+/// The record's integer `id` when it fits 64 bits signed.
+std::optional<std::int64_t> record_id(Json record);
+/// The text of a string value; nullopt for any other value.
+std::optional<std::string_view> as_string(std::optional<Json> value);
+/// The last item of a non-empty array.
+Json last_item(JsonArray array);
+/// Whether the value is an integer (of any sign and size simdjson keeps: int64 or uint64).
+bool is_integer(Json value);
+
+/// A key escaped as an RFC 6901 pointer token ("~" → "~0", "/" → "~1").
+std::string pointer_token(std::string_view key);
+/// "/results/3/id": pointer to a field of a record (the key escaped as RFC 6901 wants).
+std::string record_pointer(std::size_t index, std::string_view key = {});
+
+}  // namespace entimg::contract::detail
