@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
@@ -56,13 +57,25 @@ class PropertyTable {
     if (names_.empty()) return -1;
     for (std::size_t at = hash(key) & mask_;; at = (at + 1) & mask_) {
       const std::int32_t slot = slots_[at];
-      if (slot < 0 || names_[static_cast<std::size_t>(slot)] == key) return slot;
+      if (slot < 0 || same(names_[static_cast<std::size_t>(slot)], key)) return slot;
     }
   }
   std::size_t size() const { return names_.size(); }
   const std::string& name(std::size_t slot) const { return names_[slot]; }
 
  private:
+  // a == b without a call to memcmp: keys are short, and one of 8 to 16 bytes is two overlapping words.
+  static bool same(std::string_view a, std::string_view b) {
+    const std::size_t n = a.size();
+    if (n != b.size()) return false;
+    if (n < 8 || n > 16) return a == b;
+    std::uint64_t a_head = 0, b_head = 0, a_tail = 0, b_tail = 0;
+    std::memcpy(&a_head, a.data(), 8);
+    std::memcpy(&b_head, b.data(), 8);
+    std::memcpy(&a_tail, a.data() + n - 8, 8);
+    std::memcpy(&b_tail, b.data() + n - 8, 8);
+    return a_head == b_head && a_tail == b_tail;
+  }
   // Length and three characters tell a record's 15 keys apart; collisions only cost a probe.
   static std::size_t hash(std::string_view key) {
     if (key.empty()) return 0;
@@ -78,6 +91,7 @@ class PropertyTable {
 
 struct Node {
   bool reject_all = false;  // the schema `false`
+  bool type_only = false;   // nothing to check but the type (most of a record's members)
   std::uint8_t types = kAnyKind;
   // Which sections apply, so a value skips the others.
   bool number_checks = false, string_checks = false, array_checks = false, object_checks = false;
@@ -510,6 +524,12 @@ class Run {
     return true;
   }
 
+  // accepts, with the type of a member that has nothing else to check tested here, without the call.
+  bool member_ok(std::int32_t index, typename Dom::Value v) const {
+    const Node& n = nodes_[static_cast<std::size_t>(index)];
+    return n.type_only ? (n.types & Dom::kind(v, model_)) != 0 : accepts(index, v);
+  }
+
   bool object_ok(const Node& n, typename Dom::Value v) const {
     if constexpr (Dom::kFindByName) {
       if (n.extra != Node::Extra::schema) return object_by_name(n, v);
@@ -521,7 +541,7 @@ class Run {
       if (slot >= 0) {
         seen |= std::uint64_t{1} << slot;
         const std::int32_t target = n.property_nodes[static_cast<std::size_t>(slot)];
-        if (target >= 0) return accepts(target, member);
+        if (target >= 0) return member_ok(target, member);
       }
       switch (n.extra) {
         case Node::Extra::allowed:
@@ -553,7 +573,7 @@ class Run {
       }
       ++found;
       const std::int32_t target = n.property_nodes[slot];
-      if (target >= 0 ? !accepts(target, *member) : n.extra == Node::Extra::forbidden) return false;
+      if (target >= 0 ? !member_ok(target, *member) : n.extra == Node::Extra::forbidden) return false;
     }
     const std::uint64_t size = Dom::size(v);
     if (size > found && n.extra == Node::Extra::forbidden) return false;
@@ -580,6 +600,9 @@ std::optional<SchemaProgram> SchemaProgram::compile(const nlohmann::json& root, 
     if (why_not != nullptr) *why_not = compiler.why_not;
     return std::nullopt;
   }
+  for (Node& n : compiler.nodes)
+    n.type_only = !n.reject_all && !n.number_checks && !n.string_checks && !n.array_checks &&
+                  !n.object_checks && n.all_of.empty();
   auto nodes = std::make_shared<Nodes>();
   nodes->nodes = std::move(compiler.nodes);
   return SchemaProgram(std::move(nodes));
