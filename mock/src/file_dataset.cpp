@@ -75,7 +75,9 @@ bool fits(const json& v, Kind kind) {
 // Checks one record object; returns "" or the problem.
 std::string check_record(const json& obj) {
   if (!obj.is_object()) return std::string("expected a JSON object (a record), got ") + obj.type_name();
-  for (const auto& [key, value] : obj.items()) {
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();  // not a structured binding: clang 14 (em++) cannot capture one
+    const json& value = item.value();
     const auto spec =
         std::find_if(kFields.begin(), kFields.end(), [&](const FieldSpec& f) { return key == f.name; });
     if (spec == kFields.end())
