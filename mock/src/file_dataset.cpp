@@ -1,13 +1,10 @@
 // A collection loaded from a file of recorded or hand-written records (JSON Lines or a JSON array).
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "entimg/common/snapshot.hpp"
 #include "entimg/mock/dataset.hpp"
 #include "record_json.hpp"
 
@@ -246,25 +243,7 @@ std::int64_t Dataset::max_id() const {
   return max;
 }
 
-std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path) {
-  if (std::filesystem::is_directory(path)) {
-    // A snapshot (common/snapshot.hpp): only a complete one whose files match its manifest.
-    std::filesystem::path records;
-    try {
-      (void)common::open_snapshot(path);
-      records = common::snapshot_file(path, "records.jsonl");  // a regular file inside it, resolved once
-    } catch (const std::runtime_error& e) {
-      throw DatasetError(e.what());
-    }
-    return load_dataset_file(records);
-  }
-  const std::string where = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DatasetError(where + ": cannot open the dataset file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-
+std::unique_ptr<Dataset> load_dataset_text(const std::string& text, const std::string& where) {
   std::vector<Record> records;
   std::unordered_set<std::int64_t> ids;
   auto add = [&](const json& obj, const std::string& at) {

@@ -2,6 +2,7 @@
 // The HTTP values the service and its helpers exchange, independent of the HTTP library.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,9 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;  ///< besides Content-Type and Content-Length
   std::string body;  ///< for HEAD too: the transport sends its length and drops it
 };
+
+/// What answers a request; the mock's is Service::handle, tests serve altered answers.
+using RequestHandler = std::function<HttpResponse(const HttpRequest&)>;
 
 /// The reason phrase Python's http.HTTPStatus gives a status, as Django and its servers send it
 /// ("Unknown Status Code" for one it does not name).

@@ -44,9 +44,6 @@ inline ServerOptions listen_on(std::string host, int port, std::size_t threads) 
 /// The service behind the mock's own connection front (docs/mock.md, "Connections"). bind() then run()
 /// (blocking) or start() (in a thread); stop() from any thread. Idle connections, slow clients and
 /// delayed answers hold no worker thread.
-/// What answers a request; the mock's is Service::handle, tests serve altered answers.
-using RequestHandler = std::function<HttpResponse(const HttpRequest&)>;
-
 class MockServer {
  public:
   MockServer(std::shared_ptr<const Service> service, ServerOptions options);
