@@ -21,11 +21,6 @@ export function compileCore() {
   return compiled;
 }
 
-const latin1 = (text) => {
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i) & 0xff;
-  return bytes;
-};
 const utf8 = new TextEncoder();
 // Not TextDecoder("latin1"): the Encoding standard reads that label as windows-1252.
 const latin1Text = (bytes) => {
@@ -47,7 +42,9 @@ export class Core {
       gzip: (input) => pako.gzip(input, { level: 6 }),
       onLog: (line) => onLog?.(line),
     });
-    const reply = core.#call("mock_create", utf8.encode(optionsJson));
+    const options = utf8.encode(optionsJson);
+    core.module.HEAPU8.set(options, core.#input(options.length));
+    const reply = core.#reply(core.module._mock_create(options.length));
     core.id = Number(latin1Text(reply.subarray(1)));
     return core;
   }
@@ -58,34 +55,37 @@ export class Core {
   }
 
   describe() {
-    const m = this.module;
-    const reply = this.#reply(m._mock_describe(this.id));
+    const reply = this.#reply(this.module._mock_describe(this.id));
     return new TextDecoder().decode(reply.subarray(1));
   }
 
   /// { ticket, delayMs, drop, slowBodyBps, response? } for a request
   /// { method, target, authority, headers: [[name, value]] (latin-1 text), body: Uint8Array }.
   admit(request) {
-    const parts = [latin1(request.method), latin1(request.target), latin1(request.authority), request.body];
-    let size = 4 * 5 + parts.reduce((n, p) => n + p.length, 0);
-    const headers = request.headers.map(([n, v]) => [latin1(n), latin1(v)]);
-    for (const [n, v] of headers) size += 8 + n.length + v.length;
-    const buffer = new Uint8Array(size);
-    const view = new DataView(buffer.buffer);
-    let at = 0;
-    const put = (bytes) => {
-      view.setUint32(at, bytes.length, true);
-      buffer.set(bytes, at + 4);
-      at += 4 + bytes.length;
+    const texts = [request.method, request.target, request.authority];
+    for (const [n, v] of request.headers) texts.push(n, v);
+    let size = 4 * 5 + request.body.length + 8 * request.headers.length;
+    for (const t of texts) size += t.length;
+    const at = this.#input(size);
+    const heap = this.module.HEAPU8;
+    const view = new DataView(heap.buffer);
+    let to = at;
+    const put = (text) => {
+      view.setUint32(to, text.length, true);
+      to += 4;
+      for (let i = 0; i < text.length; ++i) heap[to + i] = text.charCodeAt(i);  // latin-1: one byte a char
+      to += text.length;
     };
-    parts.forEach(put);
-    view.setUint32(at, headers.length, true);
-    at += 4;
-    for (const [n, v] of headers) {
-      put(n);
-      put(v);
-    }
-    const reply = this.#call("mock_admit", buffer);
+    put(texts[0]);
+    put(texts[1]);
+    put(texts[2]);
+    view.setUint32(to, request.body.length, true);
+    heap.set(request.body, to + 4);
+    to += 4 + request.body.length;
+    view.setUint32(to, request.headers.length, true);
+    to += 4;
+    for (let i = 3; i < texts.length; ++i) put(texts[i]);
+    const reply = this.#reply(this.module._mock_admit(this.id, size));
     const r = new DataView(reply.buffer, reply.byteOffset, reply.byteLength);
     const plan = {
       ticket: r.getUint32(1, true),
@@ -110,22 +110,20 @@ export class Core {
     this.module._mock_finished(this.id, ticket, status, bodyBytes, milliseconds);
   }
 
-  #call(name, bytes) {
-    const m = this.module;
-    const at = m._malloc(bytes.length || 1);
-    m.HEAPU8.set(bytes, at);
-    try {
-      return this.#reply(name === "mock_create" ? m._mock_create(at, bytes.length) : m[`_${name}`](this.id, at, bytes.length));
-    } finally {
-      m._free(at);
+  // The core's input buffer, at least `size` bytes (asked for again only when it must grow).
+  #input(size) {
+    if (size > (this.inputSize ?? -1)) {
+      this.inputSize = Math.max(size, 2 * (this.inputSize ?? 4096));
+      this.inputAt = this.module._mock_input(this.inputSize);
     }
+    return this.inputAt;
   }
 
-  // A copy of the call's result; "E" + message is the core's error.
-  #reply() {
-    const m = this.module;
-    const at = m._wasm_result(), size = m._wasm_result_size();
-    const bytes = m.HEAPU8.slice(at, at + size);
+  // A copy of a call's result (a u32 length, then the bytes); "E" + message is the core's error.
+  #reply(at) {
+    const heap = this.module.HEAPU8;  // after the call: memory may have grown
+    const size = (heap[at] | (heap[at + 1] << 8) | (heap[at + 2] << 16) | (heap[at + 3] << 24)) >>> 0;
+    const bytes = heap.slice(at + 4, at + 4 + size);
     if (bytes[0] === 0x45) throw new Error(new TextDecoder().decode(bytes.subarray(1)));
     return bytes;
   }

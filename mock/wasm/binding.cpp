@@ -86,7 +86,18 @@ struct Mock {
 
 std::map<int, std::unique_ptr<Mock>> mocks;
 int next_mock = 1;
-std::string result;  // the bytes the last call returns; valid until the next call
+// The bytes the last call returns, after their length (u32): valid until the next call. The request bytes
+// go into `input`, which the front asks for once (mock_input) and reuses, so a request costs one call.
+std::string result;
+std::string input;
+
+const char* reply(std::string_view bytes) {
+  result.assign(4, '\0');
+  const auto size = static_cast<std::uint32_t>(bytes.size());
+  std::memcpy(result.data(), &size, 4);
+  result.append(bytes);
+  return result.data();
+}
 
 std::uint32_t u32_of(const nlohmann::json& o, const char* key, std::uint32_t fallback) {
   return o.contains(key) ? o.at(key).get<std::uint32_t>() : fallback;
@@ -141,8 +152,7 @@ Mock* find(int id) {
 
 // "E" then the message: what a call returns when it throws, for the front to raise as an Error.
 const char* failed(const std::exception& e) {
-  result = std::string("E") + e.what();
-  return result.c_str();
+  return reply(std::string("E") + e.what());
 }
 
 }  // namespace
@@ -153,24 +163,22 @@ using namespace entimg::mock::wasm;
 
 extern "C" {
 
-/// The result of the last call: its bytes start at wasm_result() and are wasm_result_size() long.
-EMSCRIPTEN_KEEPALIVE const char* wasm_result() {
-  return result.data();
-}
-EMSCRIPTEN_KEEPALIVE std::size_t wasm_result_size() {
-  return result.size();
+/// Where the front writes the next call's input: `size` bytes, valid until a larger size is asked for.
+/// Each call below returns its result: a u32 length, then "E" and a message, or its answer.
+EMSCRIPTEN_KEEPALIVE char* mock_input(std::size_t size) {
+  input.resize(size);
+  return input.data();
 }
 
 /// Creates a mock from its options (JSON); the result is "O" and its id as text, or "E" and why not.
-EMSCRIPTEN_KEEPALIVE const char* mock_create(const char* options, std::size_t size) {
+EMSCRIPTEN_KEEPALIVE const char* mock_create(std::size_t size) {
   try {
-    const auto o = nlohmann::json::parse(std::string_view(options, size));
+    const auto o = nlohmann::json::parse(std::string_view(input.data(), size));
     mocks.emplace(next_mock, make_mock(o));
-    result = "O" + std::to_string(next_mock++);
+    return reply("O" + std::to_string(next_mock++));
   } catch (const std::exception& e) {
     return failed(e);
   }
-  return result.c_str();
 }
 
 EMSCRIPTEN_KEEPALIVE void mock_close(int id) {
@@ -179,18 +187,18 @@ EMSCRIPTEN_KEEPALIVE void mock_close(int id) {
 
 /// "R" + the answer a failing deployment gives for `status` (nginx's 413 for a body over --max-body).
 EMSCRIPTEN_KEEPALIVE const char* mock_failure(int status) {
-  result = "R";
-  put_response(result, failure_response(status));
-  return result.data();
+  std::string out = "R";
+  put_response(out, failure_response(status));
+  return reply(out);
 }
 
 /// A request arrives: "A" + ticket, delay ms, drop, slow-body bytes/s (u32 each), then 1 and the answer
 /// when it is known at once (a preflight, an admin route, a refused X-Mock-* header), else 0.
 /// The request bytes: method, target, authority, body, header count, then name and value (u32 length each).
-EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, const std::uint8_t* bytes, std::size_t size) {
+EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, std::size_t size) {
   try {
     Mock& mock = *find(id);
-    Reader in(bytes, size);
+    Reader in(reinterpret_cast<const std::uint8_t*>(input.data()), size);
     Pending p;
     p.request.method = in.text();
     p.request.target = in.text();
@@ -203,19 +211,19 @@ EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, const std::uint8_t* bytes, s
     }
     detail::Admission admission = mock.app->admit(p.request);
     const std::uint32_t ticket = mock.next_ticket++;
-    result = "A";
-    put_u32(result, ticket);
-    put_u32(result, static_cast<std::uint32_t>(admission.plan.delay.count()));
-    put_u32(result, admission.plan.drop ? 1 : 0);
-    put_u32(result, static_cast<std::uint32_t>(admission.plan.slow_body_bps));
-    put_u32(result, admission.response ? 1 : 0);
-    if (admission.response) put_response(result, *admission.response);
+    std::string out = "A";
+    put_u32(out, ticket);
+    put_u32(out, static_cast<std::uint32_t>(admission.plan.delay.count()));
+    put_u32(out, admission.plan.drop ? 1 : 0);
+    put_u32(out, static_cast<std::uint32_t>(admission.plan.slow_body_bps));
+    put_u32(out, admission.response ? 1 : 0);
+    if (admission.response) put_response(out, *admission.response);
     p.plan = std::move(admission.plan);
     mock.pending.emplace(ticket, std::move(p));
+    return reply(out);
   } catch (const std::exception& e) {
     return failed(e);
   }
-  return result.data();
 }
 
 /// The answer once the delay is over: "R" + status, reason phrase, content type, header count, headers,
@@ -225,12 +233,12 @@ EMSCRIPTEN_KEEPALIVE const char* mock_respond(int id, std::uint32_t ticket) {
     Mock& mock = *find(id);
     const auto it = mock.pending.find(ticket);
     if (it == mock.pending.end()) throw std::runtime_error("no such request");
-    result = "R";
-    put_response(result, mock.app->respond(it->second.request, it->second.plan));
+    std::string out = "R";
+    put_response(out, mock.app->respond(it->second.request, it->second.plan));
+    return reply(out);
   } catch (const std::exception& e) {
     return failed(e);
   }
-  return result.data();
 }
 
 /// After the answer left (status 0: dropped): the journal and the log; the request is forgotten.
@@ -247,11 +255,10 @@ EMSCRIPTEN_KEEPALIVE void mock_finished(int id, std::uint32_t ticket, int status
 /// "O" + a line describing the collection, e.g. "300000 generated records (seed 1)".
 EMSCRIPTEN_KEEPALIVE const char* mock_describe(int id) {
   try {
-    result = "O" + find(id)->dataset->describe();
+    return reply("O" + find(id)->dataset->describe());
   } catch (const std::exception& e) {
     return failed(e);
   }
-  return result.c_str();
 }
 
 }  // extern "C"
