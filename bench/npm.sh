@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The npm package's budgets (issue 21), each against its target and, where it has one, the native mock measured
-# in the same run; then its differential at full size (3 seeds x 1,000 requests, both fronts):
+# in the same run; then its differential at full size (3 seeds x 1,000 requests; fetch, MSW and Node fronts):
 #   the tarball <= 3 MB;
 #   createMock() ready (module compiled, first page answered) <= 150 ms in Node: the median of 9 fresh processes;
 #   computed pages a second through createMock().fetch >= 0.3x the native library's (Service::handle), one thread;
@@ -57,6 +57,6 @@ memory=$(json "$(node "$here/npm_pages.mjs" "$pkg" memory)" memoryBytes)
 echo "WebAssembly memory of 300,000 generated records after 2,004 pages across them: $memory bytes" \
      "($(node -e "console.log(($memory / 1048576).toFixed(1))") MiB; target <= 32 MiB): $(verdict "$memory <= 32 * 1048576")"
 
-python3 "$root/mock/tests/npm/differential.py" --mock "$MOCK" --package "$pkg" \
+python3 "$root/mock/tests/npm/differential.py" --mock "$MOCK" --app "$BENCH_TMP/app" \
   --dataset "$root/fixtures/datasets/differential.jsonl" --seed 1 --seed 2 --seed 3 --requests 1000 --gzip \
   --cors http://example.org --show-known 0

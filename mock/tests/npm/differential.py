@@ -1,17 +1,18 @@
 #!/usr/bin/python3
 """The npm package against the native mock: seeded random requests sent to the native mock over HTTP, to the
-WebAssembly core through createMock().fetch (fetch_driver.mjs) and to the package's Node server
+WebAssembly core through createMock().fetch and through MSW's handlers (app/fetch_driver.mjs, in the folder where
+the tarball is installed next to msw) and to the package's Node server
 (`entities-images-mock`, bin/), answer by answer: identical status and reason, client-visible headers and body
 bytes (upload uuids and the browsable page's CSRF token masked, as the DRF differential masks them).
 
 The requests are the native random differential's (mock/tests/differential/random_requests.py), so every family it
 draws (pages, odd limits and offsets, queries, formats, Accept, hosts, methods, credentials, paths, entities,
-headers, uploads) meets both fronts. Framing headers (Content-Length is compared through the body, Transfer-Encoding,
+headers, uploads) meets every front. Framing headers (Content-Length is compared through the body, Transfer-Encoding,
 Connection, Keep-Alive) are each front's; Date is compared by presence. Where a front cannot carry a request as the
 native one does (FRONT_KNOWN, docs/npm.md) a difference is counted under its name; any other fails the run and is
 printed with a curl command that replays it against the native mock.
 
-Usage: differential.py --mock BINARY --package DIR --dataset FILE [--seed S]... [--requests N] [--fronts fetch,node]
+Usage: differential.py --mock BINARY --app DIR --dataset FILE [--seed S]... [--requests N] [--fronts fetch,msw,node]
 Seeds: --seed, else $ENTIMG_TEST_SEED (comma-separated), else 1. Exit 0: no unexplained difference; 1: some;
 2: a server or the driver did not start.
 """
@@ -40,11 +41,18 @@ from servers import Server  # noqa: E402
 FRAMING = {"content-length", "transfer-encoding", "connection", "keep-alive", "date"}
 
 
-def _target_rewritten(request, answer):
+def _target_rewritten(request, answer, _problems):
     return answer.get("target") not in (None, request.target)
 
 
-def _node_refused(_request, answer):
+def _outside_handlers(request, _answer, _problems):
+    return not re.match(r"/(edw|media)(/|$)", request.target)
+
+
+GZIP_DECODED = "the body arrived gunzipped (fetch decodes Content-Encoding), its text the same as the native one's"
+
+
+def _node_refused(_request, answer, _problems):
     # Node's HTTP parser answers a request it cannot parse itself: 400 with no Content-Type, then closes.
     return answer.get("status") == 400 and not any(n == "content-type" for n, _ in answer.get("headers", []))
 
@@ -53,9 +61,15 @@ def _node_refused(_request, answer):
 # under its name; one that matches and does not differ counts as identical.
 #  front    name                          predicate(request, answer)       why
 FRONT_KNOWN = [
-    ("fetch", "fetch-refuses-request", lambda r, a: "refused" in a,
+    ("msw", "outside-the-handlers", _outside_handlers,
+     "handlers() answers the paths under /edw/ and /media/ of its baseUrl; MSW leaves any other path to the app's "
+     "other handlers (here: an unhandled request, an error; a .css or picture name goes to the network), where "
+     "the native mock answers Django's 404"),
+    ("msw", "fetch-decodes-gzip", lambda r, a, p: p == [GZIP_DECODED],
+     "the app's fetch() hands over a gzipped body decoded (as a browser's does); its text is compared instead"),
+    ("fetch,msw", "fetch-refuses-request", lambda r, a, p: "refused" in a,
      "the Fetch Request constructor refuses the request before any server could see it (TRACE, a body on GET)"),
-    ("fetch", "url-parser-rewrites-target", _target_rewritten,
+    ("fetch,msw", "url-parser-rewrites-target", _target_rewritten,
      "the WHATWG URL parser rewrites the target before the mock sees it: dot segments resolved "
      "(/a/../b -> /b), raw non-ASCII bytes and spaces percent-encoded; the native front gets the raw bytes"),
     ("node", "node-parser-refuses", _node_refused,
@@ -65,12 +79,14 @@ FRONT_KNOWN = [
 
 
 class FetchDriver:
-    """fetch_driver.mjs: the package's createMock().fetch, one request a line."""
+    """app/fetch_driver.mjs, run in the app folder: createMock().fetch, or with --msw the app's fetch() through
+    MSW's handlers, one request a line."""
 
-    def __init__(self, package, dataset, flags):
+    def __init__(self, app, dataset, flags):
         self.process = subprocess.Popen(
-            ["node", os.path.join(HERE, "fetch_driver.mjs"), "--package", package, "--dataset", dataset,
-             "--user", USER] + flags, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            ["node", os.path.join(app, "fetch_driver.mjs"), "--dataset", os.path.abspath(dataset), "--user", USER]
+            + flags,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=app)
         line = self.process.stdout.readline()
         if line.strip() != "ready":
             raise RuntimeError(f"fetch_driver.mjs did not start (said {line!r})")
@@ -137,7 +153,14 @@ def differences(native, other, native_host, other_host, known_uuids):
     if not any(n.lower() == "date" for n, _ in other["headers"]):
         problems.append("no Date header (a deployment sends one on every answer)")
     native_body, other_body = native["body"], other["body"]
-    if a.get("content-encoding") == "gzip" and b.get("content-encoding") == "gzip":
+    gzip_magic = b"\x1f\x8b"
+    if a.get("content-encoding") == "gzip" and b.get("content-encoding") == "gzip" and \
+            native_body.startswith(gzip_magic) and not other_body.startswith(gzip_magic):
+        # fetch() (MSW's front) decodes a gzipped body as a browser does: the texts must be equal.
+        native_body = gzip.decompress(native_body)
+        if normalise(native_body, native_host, known_uuids) == normalise(other_body, other_host, known_uuids):
+            problems.append(GZIP_DECODED)
+    elif a.get("content-encoding") == "gzip" and b.get("content-encoding") == "gzip":
         # An upload's random uuid inside a gzipped page: the texts are compared unzipped (masked), and each
         # side's bytes must be exactly Python's gzip of its own text (what --gzip promises).
         native_body, other_body = gzip.decompress(native_body), gzip.decompress(other_body)
@@ -154,8 +177,9 @@ def differences(native, other, native_host, other_host, known_uuids):
     return problems
 
 
-def known_kind(front, request, answer):
-    return next((name for f, name, predicate, _ in FRONT_KNOWN if f == front and predicate(request, answer)), None)
+def known_kind(front, request, answer, problems):
+    return next((name for fronts, name, predicate, _ in FRONT_KNOWN
+                 if front in fronts.split(",") and predicate(request, answer, problems)), None)
 
 
 def run_seed(seed, count, args, known_uuids, totals):
@@ -163,9 +187,10 @@ def run_seed(seed, count, args, known_uuids, totals):
     flags = (["--gzip"] if args.gzip else []) + [word for origin in args.cors for word in ("--cors", origin)]
     native = Server("native mock", [args.mock, "--dataset", args.dataset, "--port", "0", "--host", "127.0.0.1",
                                     "--user", USER, "--quiet"] + flags)
-    node = Server("node front", ["node", os.path.join(args.package, "bin", "entities-images-mock.js"), "--dataset",
+    package = os.path.join(args.app, "node_modules", "entities-images-mock")
+    node = Server("node front", ["node", os.path.join(package, "bin", "entities-images-mock.js"), "--dataset",
                                  args.dataset, "--port", "0", "--host", "127.0.0.1", "--user", USER, "--quiet"] + flags)
-    fetch = None
+    drivers = {}
     unexplained = 0
     counts = {front: {"identical": 0, "different": 0} for front in args.fronts}
     started = time.monotonic()
@@ -173,21 +198,24 @@ def run_seed(seed, count, args, known_uuids, totals):
         native.start()
         if "node" in args.fronts:
             node.start()
-        if "fetch" in args.fronts:
-            fetch = FetchDriver(args.package, args.dataset, flags + (["--break-body"] if args.break_fetch else []))
         native_host = f"127.0.0.1:{native.port}"
+        if "fetch" in args.fronts:
+            drivers["fetch"] = FetchDriver(args.app, args.dataset,
+                                           flags + (["--break-body"] if args.break_fetch else []))
+        if "msw" in args.fronts:
+            drivers["msw"] = FetchDriver(args.app, args.dataset, flags + ["--msw", f"http://{native_host}"])
         for index, request in enumerate(generate(seed, count)):
             reference = raw_answer(native, request)
             for front in args.fronts:
-                if front == "fetch":
-                    answer, host = fetch.ask(request, f"http://{native_host}"), native_host
+                if front in drivers:
+                    answer, host = drivers[front].ask(request, f"http://{native_host}"), native_host
                 else:
                     answer, host = raw_answer(node, request), f"127.0.0.1:{node.port}"
                 problems = differences(reference, answer, native_host, host, known_uuids)
                 if not problems:
                     counts[front]["identical"] += 1
                     continue
-                kind = known_kind(front, request, answer)
+                kind = known_kind(front, request, answer, problems)
                 if kind:
                     key = (front, kind)
                     totals[key] = totals.get(key, 0) + 1
@@ -202,8 +230,8 @@ def run_seed(seed, count, args, known_uuids, totals):
                 for problem in problems:
                     print("    " + problem)
     finally:
-        if fetch:
-            fetch.stop()
+        for driver in drivers.values():
+            driver.stop()
         for server in (node, native):
             server.stop()
     summary = "; ".join(f"{front}: {c['identical']} identical, {c['different']} unexplained"
@@ -215,11 +243,13 @@ def run_seed(seed, count, args, known_uuids, totals):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mock", required=True, help="the native mock binary")
-    parser.add_argument("--package", required=True, help="the installed package's folder (node_modules/entities-images-mock)")
+    parser.add_argument("--app", required=True,
+                        help="the app folder install_package.sh made (the tarball and msw installed, fetch_driver.mjs)")
     parser.add_argument("--dataset", required=True, help="JSON Lines dataset given to every side")
     parser.add_argument("--seed", action="append", type=int, help="a seed (repeatable)")
     parser.add_argument("--requests", type=int, default=300, help="requests per seed")
-    parser.add_argument("--fronts", default="fetch,node", help="fetch, node or both (comma-separated)")
+    parser.add_argument("--fronts", default="fetch,msw,node",
+                        help="fetch (createMock().fetch), msw (fetch() through MSW's handlers), node (the npx server)")
     parser.add_argument("--gzip", action="store_true", help="every side with --gzip (Django's GZipMiddleware)")
     parser.add_argument("--cors", action="append", default=[], help="every side with --cors ORIGIN (repeatable)")
     parser.add_argument("--break-fetch", action="store_true",
@@ -241,9 +271,10 @@ def main():
     except (RuntimeError, OSError) as error:
         print(f"ERROR {error}")
         return 2
-    for front, name, _, why in FRONT_KNOWN:
-        if front in args.fronts:
-            print(f"known {front}/{name}: {totals.get((front, name), 0)} — {why}")
+    for fronts, name, _, why in FRONT_KNOWN:
+        for front in fronts.split(","):
+            if front in args.fronts:
+                print(f"known {front}/{name}: {totals.get((front, name), 0)} — {why}")
     print(f"{'FAIL' if unexplained else 'PASS'}: {unexplained} unexplained difference(s)")
     return 1 if unexplained else 0
 
