@@ -98,7 +98,7 @@ struct MockServer::Impl final : detail::FrontHandler {
               *this),
         admin_only(*this) {
     if (!options.admin) return;
-    journal.emplace(options.journal_size);
+    journal.emplace(options.journal_size, options.journal_bytes);
     admin.emplace(detail::AdminContext{*journal, planner, options.faults, {}});
     if (options.admin_port >= 0)
       admin_front.emplace(detail::FrontOptions{options.host, options.admin_port, 2, options.limits},
