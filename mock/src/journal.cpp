@@ -218,7 +218,8 @@ std::string RequestJournal::listing(const JournalFilter& filter) const {
     if (written++ > 0) out += ',';
     out += e.json;
   }
-  return out += "]}";
+  out += "]}";
+  return out;  // by name: no copy of what may be --journal-bytes
 }
 
 std::size_t RequestJournal::count(const JournalFilter& filter) const {

@@ -1,5 +1,6 @@
 #include "list_view.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,8 @@ namespace {
 // edw's @remove_empty_params_from_request: every key whose last value is blank is dropped. One pass from
 // the end finds each key's last value, so the cost is linear in the parameters, as QueryDict's is.
 common::QueryParams without_blank_params(const common::QueryParams& params) {
+  if (std::none_of(params.begin(), params.end(), [](const auto& entry) { return entry.second.empty(); }))
+    return params;  // nothing blank: nothing to drop
   std::unordered_map<std::string_view, bool> last_is_blank;
   last_is_blank.reserve(params.size());
   for (auto it = params.rbegin(); it != params.rend(); ++it)
