@@ -210,7 +210,7 @@ Prelude begin_view(const ViewRequest& request, const common::QueryParams& params
     return {detail_error(406, "Could not satisfy the request Accept header.", 0, allow)};
   Prelude prelude;
   prelude.html = negotiated.renderer == Renderer::BrowsableApi;
-  prelude.indent = prelude.html ? 4 : negotiated.indent;  // the browsable page shows the JSON indented by 4
+  prelude.indent = negotiated.indent;  // the browsable page's JSON: indented by 4, unless the Accept says
   const AuthResult auth = basic_authenticate(request.authorization, request.user);
   if (!auth.failure.empty())
     prelude.answer =

@@ -196,6 +196,10 @@ DEPLOYMENT = [
     ("breadcrumbs of pk in Arabic-Indic digits", "GET", P + "%D9%A3.api",   ()),
     ("breadcrumbs, nested, non-ASCII pks", "GET", E + "%D9%A7/images/%D9%A3/?format=api", ()),
     ("breadcrumbs of pk with a space", "GET", P + "%203/?format=api",        ()),
+    # Found by the random test (seed 1 #2375): the browsable page's JSON takes the accepted media type's indent.
+    ("browsable page, */*; indent=2", "GET", P + "3.api?format=",            ("Accept: */*; indent=2",)),
+    ("browsable page, indent=0",     "GET",  P + "?limit=2",                 ("Accept: text/html; indent=0",)),
+    ("browsable page, indent=x",     "GET",  P + "?limit=2",                 ("Accept: text/html; indent=x",)),
 ]
 
 #  group             name                           method     target (as sent on the wire)                 extra header lines
