@@ -192,6 +192,7 @@ DEPLOYMENT = [
     ("DELETE detail, entity abc",    "DELETE", P + "99999/?entity=abc",      (AUTH,)),
     ("detail page, entity abc",      "GET",  P + "3/?entity=abc&format=api", ()),
     ("Expect on a GET",              "GET",  P + "?limit=1",                 ("Expect: 100-continue",)),
+    ("a body without Content-Type",  "POST", P,                              (AUTH,), b"x"),
     ("Expect on a POST",             "POST", P,                              ("Expect: 100-continue", "Content-Type: application/json"), b"{}"),
     ("breadcrumbs of pk in Arabic-Indic digits", "GET", P + "%D9%A3.api",   ()),
     ("breadcrumbs, nested, non-ASCII pks", "GET", E + "%D9%A7/images/%D9%A3/?format=api", ()),

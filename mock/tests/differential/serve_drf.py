@@ -68,6 +68,14 @@ def make_server(host, port):
         def log_message(self, format, *args):
             pass
 
+        def get_environ(self):
+            # wsgiref fills in CONTENT_TYPE "text/plain" for a request without a Content-Type; gunicorn sets it
+            # only from the header, so Django's request.content_type is "" there (DRF's 415 names "").
+            environ = super().get_environ()
+            if self.headers.get("Content-Type") is None:
+                environ.pop("CONTENT_TYPE", None)
+            return environ
+
     # Single-threaded on purpose: the in-memory database lives on this thread's connection.
     server = WSGIServer((host, port), Handler)
     server.set_app(get_wsgi_application())
