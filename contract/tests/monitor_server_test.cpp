@@ -98,7 +98,7 @@ TEST_CASE("monitor server: a scrape is answered while 100 slow clients hold conn
     close(fd);
 }
 
-TEST_CASE("monitor server: a head not whole in time is closed; HEAD, 404, 405; too many connections",
+TEST_CASE("monitor server: a head not whole in time is closed, and HEAD, 404, 405, 431 and 503 answered",
           "[monitor]") {
   MonitorServerOptions options;
   options.head_timeout = 300ms;
