@@ -129,7 +129,7 @@ export class Core {
   }
 }
 
-// status, content type, headers, body (u32 lengths); header text is latin-1, as HTTP carries it.
+// status, flags, reason, content type, headers, body (u32 lengths); header text is latin-1, as HTTP carries it.
 function readResponse(bytes, at) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u32 = () => {
@@ -145,10 +145,11 @@ function readResponse(bytes, at) {
   };
   const text = () => latin1Text(raw());
   const status = u32();
+  const withoutContentLength = (u32() & 1) !== 0;  // framed by the server without Content-Length (Django's bad-Host 400)
   const reason = text();
   const contentType = text();
   const headers = [];
   for (let n = u32(); n > 0; --n) headers.push([text(), text()]);
   const body = raw();  // `bytes` is already the call's own copy
-  return { status, reason, contentType, headers, body };
+  return { status, reason, contentType, headers, body, withoutContentLength };
 }

@@ -39,6 +39,8 @@ export interface MockOptions {
   admin?: boolean;
   /** Requests the journal keeps (default 10000). */
   journalSize?: number;
+  /** --journal-bytes: and at most this many bytes of them (default 32 MiB; an entry counts as its JSON). */
+  journalBytes?: number;
   /** The request log: "none" (default), "text" or "json", to onLog or else console.error. */
   log?: "none" | "text" | "json";
   onLog?: (line: string) => void;
@@ -51,6 +53,8 @@ export interface CoreAnswer {
   contentType: string;
   headers: [string, string][];
   body: Uint8Array;
+  /** Sent without Content-Length (chunked, or closed on HTTP/1.0), as gunicorn frames Django's bad-Host 400. */
+  withoutContentLength: boolean;
 }
 
 /** One request's plan: wait delayMs (the front's own way), then response(), or dropped() when drop. */
@@ -83,5 +87,5 @@ export function createMock(options?: MockOptions): Mock;
 /** The options as declared once: [name, CLI flag, value kind, help, check]. */
 export const OPTIONS: ReadonlyArray<readonly [string, string, string, string, (value: unknown) => object]>;
 
-/** Headers every front adds to a core answer (Content-Type, Content-Length, Accept-Ranges, Date). */
+/** Headers every front adds to a core answer (Content-Type, Content-Length unless the core frames it without, Date). */
 export function answerHeaders(answer: CoreAnswer): [string, string][];

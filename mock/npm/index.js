@@ -7,13 +7,14 @@ export { OPTIONS } from "./options.js";
 
 const NO_BODY = new Set([204, 205, 304]);
 
-/// What every front adds to the core's answer: Content-Type, Content-Length (a HEAD's is its GET's),
-/// Accept-Ranges as the native front says it, and Date as a deployment sends it. Framing is the front's own.
+/// What every front adds to the core's answer: Content-Type, Content-Length (a HEAD's is its GET's; none
+/// where the core frames it without, as gunicorn sends Django's bad-Host 400), and Date as a deployment sends
+/// it. Framing is the front's own.
 export function answerHeaders(answer) {
   const headers = [...answer.headers];
   if (answer.contentType) headers.push(["Content-Type", answer.contentType]);
-  if (!NO_BODY.has(answer.status) && answer.status >= 200) headers.push(["Content-Length", String(answer.body.length)]);
-  headers.push(["Accept-Ranges", "none"]);
+  if (!NO_BODY.has(answer.status) && answer.status >= 200 && !answer.withoutContentLength)
+    headers.push(["Content-Length", String(answer.body.length)]);
   headers.push(["Date", new Date().toUTCString()]);
   return headers;
 }

@@ -98,6 +98,8 @@ export const OPTIONS = [
   ["gzip", "--gzip", "", "gzip answers for clients that accept it, as Django's GZipMiddleware", (v) => ({ gzip: Boolean(v) })],
   ["admin", "--admin", "", "the admin routes under /__mock/: request journal, reset, faults", (v) => ({ admin: Boolean(v) })],
   ["journalSize", "--journal-size", "N", "requests the journal keeps (default 10000)", (v) => ({ journalSize: whole("journalSize", v, 1, 1e7) })],
+  ["journalBytes", "--journal-bytes", "BYTES", "and at most this many bytes of them (default 33554432; an entry counts as its JSON)",
+    (v) => ({ journalBytes: whole("journalBytes", v, 65536, 2 ** 30) })],
 ];
 
 /// createMock()'s options as the core's JSON (a seed beyond 2^53 kept exact).

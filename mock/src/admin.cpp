@@ -100,7 +100,7 @@ HttpResponse admin_answer(AdminContext& context, const HttpRequest& request) {
     if (!filter) return problem(400, error);
     if (count) return json_answer(200, {{"count", context.journal.count(*filter)}});
     HttpResponse r = json_answer(200, nullptr);
-    r.body = journal_json(context.journal.select(*filter));
+    r.body = context.journal.listing(*filter);
     return r;
   }
   if (path == "/__mock/reset") {

@@ -11,7 +11,7 @@ struct MockApp::State {
   State(RequestHandler h, AppOptions o, LogSink l)
       : handler(std::move(h)), options(std::move(o)), log(std::move(l)), planner(options.faults) {
     if (!options.admin) return;
-    journal.emplace(options.journal_size);
+    journal.emplace(options.journal_size, options.journal_bytes);
     admin.emplace(AdminContext{*journal, planner, options.faults, {}});
   }
   RequestHandler handler;

@@ -28,6 +28,7 @@ struct AppOptions {
   /// --admin-port: the admin routes are served by admit_admin_only() on a port of their own, not by admit()
   bool admin_port_of_its_own = false;
   std::size_t journal_size = 10000;
+  std::size_t journal_bytes = std::size_t{32} << 20;  ///< --journal-bytes
   LogFormat log = LogFormat::none;
 };
 

@@ -94,7 +94,8 @@ struct MockServer::Impl final : detail::FrontHandler {
       : options(std::move(o)),
         app(std::move(h),
             detail::AppOptions{options.faults, options.cors, options.gzip, options.admin,
-                               options.admin_port >= 0, options.journal_size, options.log},
+                               options.admin_port >= 0, options.journal_size, options.journal_bytes,
+                               options.log},
             [this](const std::string& line) {
               const std::lock_guard lock(log_mutex);
               std::cerr << line << '\n';

@@ -235,6 +235,39 @@ TEST_CASE("delays hold no worker: abandoned ones are let go, and one above --max
   CHECK(refused.body.find("--max-delay") != std::string::npos);
 }
 
+// Before: the mock read at most 1 MiB of a refused body before closing, so a client that sent all of it
+// first met a reset instead of its 413.
+TEST_CASE("a client that sends a whole refused body before reading still reads its 413", "[abuse]") {
+  RunningMock mock;  // --max-body 1 MiB
+  const std::string body(16 << 20, 'x');
+  const int fd = connect_to(mock.port());
+  REQUIRE(fd >= 0);
+  const bool sent =
+      send_all(fd,
+               "POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+               "Content-Length: " +
+                   std::to_string(body.size()) + "\r\n\r\n" + body,
+               Millis(10000));
+  CHECK(sent);
+  std::string carry;
+  CHECK(read_answer(fd, carry, Millis(5000)).status == 413);
+  close(fd);
+}
+
+TEST_CASE("Expect: 100-continue is answered 100 even when the body came with the head, as gunicorn does",
+          "[abuse]") {
+  RunningMock mock;
+  const int fd = connect_to(mock.port());
+  REQUIRE(send_all(
+      fd, "GET /edw/api/entities-images/?limit=1 HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n"));
+  std::string seen;
+  char buffer[4096];
+  for (ssize_t n = 0; seen.size() < 40 && (n = recv(fd, buffer, sizeof buffer, 0)) > 0;)
+    seen.append(buffer, static_cast<std::size_t>(n));
+  CHECK(seen.starts_with("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"));
+  close(fd);
+}
+
 TEST_CASE("Expect: 100-continue gets the interim answer before the body is sent", "[abuse]") {
   RunningMock mock;
   const int fd = connect_to(mock.port());

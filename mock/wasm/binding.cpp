@@ -61,6 +61,7 @@ void put_text(std::string& out, std::string_view s) {
 
 void put_response(std::string& out, const HttpResponse& r) {
   put_u32(out, static_cast<std::uint32_t>(r.status));
+  put_u32(out, r.without_content_length ? 1u : 0u);  // flags: bit 0, framed without Content-Length
   put_text(out, reason_phrase(r.status));
   put_text(out, r.content_type);
   put_u32(out, static_cast<std::uint32_t>(r.headers.size()));
@@ -134,6 +135,7 @@ std::unique_ptr<Mock> make_mock(const nlohmann::json& o) {
   app.gzip = o.value("gzip", false);
   app.admin = o.value("admin", false);
   app.journal_size = o.value("journalSize", std::size_t{10000});
+  app.journal_bytes = o.value("journalBytes", std::size_t{32} << 20);
   const std::string log = o.value("log", "none");
   app.log = log == "text" ? LogFormat::text : log == "json" ? LogFormat::json : LogFormat::none;
   const auto service = mock->service;

@@ -28,6 +28,10 @@ struct HttpResponse {
   std::string content_type;
   std::vector<std::pair<std::string, std::string>> headers;  ///< besides Content-Type and Content-Length
   std::string body;  ///< for HEAD too: the transport sends its length and drops it
+  /// The answer Django makes without a Content-Length (its 400 for an unusable Host skips the middleware
+  /// that sets one), so the front frames it as gunicorn does: chunked on HTTP/1.1, closed after the body on
+  /// HTTP/1.0, no length at all on HEAD. Every front honours it.
+  bool without_content_length = false;
 };
 
 /// What answers a request; the mock's is Service::handle, tests serve altered answers.

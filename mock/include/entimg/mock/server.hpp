@@ -30,6 +30,8 @@ struct ServerOptions {
   bool admin = false;
   int admin_port = -1;
   std::size_t journal_size = 10000;  ///< --journal-size: the requests the journal keeps (the latest)
+  /// --journal-bytes: and at most this many bytes of them (each entry counted as its listing's JSON)
+  std::size_t journal_bytes = std::size_t{32} << 20;
 };
 
 /// Options with an address and a worker count, the rest left as they are by default.

@@ -74,3 +74,22 @@ test("the latency option holds each answer back (MSW's delay)", async () => {
 test("X-Mock-Drop: 1 is a network error", async () => {
   await assert.rejects(fetch(LIST, { headers: { "X-Mock-Drop": "1" } }), TypeError);
 });
+
+test("the journal's body_sha256 is the body's SHA-256 (the WebAssembly build's own, checked against Node's)", async () => {
+  const { createHash } = await import("node:crypto");
+  const mock = createMock({ records: 10, admin: true });
+  // Lengths around SHA-256's block and padding edges, and a body the journal cuts (over 16 KiB).
+  const lengths = [1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 20000];
+  for (const n of lengths) {
+    const body = new Uint8Array(n).map((_, i) => (i * 31 + n) & 0xff);
+    await mock.fetch(new Request(LIST, { method: "POST", body }));
+  }
+  const listing = await (await mock.fetch(`${API}/__mock/requests?method=POST`)).json();
+  const entries = listing.requests ?? listing;
+  assert.equal(entries.length, lengths.length);
+  for (const [i, n] of lengths.entries()) {
+    const body = new Uint8Array(n).map((_, k) => (k * 31 + n) & 0xff);
+    assert.equal(entries[i].body_length, n);
+    assert.equal(entries[i].body_sha256, createHash("sha256").update(body).digest("hex"), `a body of ${n} bytes`);
+  }
+});
