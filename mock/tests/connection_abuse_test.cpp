@@ -168,7 +168,7 @@ TEST_CASE("pipelined requests are all answered, in order", "[abuse]") {
   close(fd);
 }
 
-TEST_CASE("a half-closed request is answered; HTTP/1.0 is answered and closed", "[abuse]") {
+TEST_CASE("a half-closed request is answered, and HTTP/1.0 is answered and closed", "[abuse]") {
   RunningMock mock;
   {
     const int fd = connect_to(mock.port());
@@ -201,7 +201,7 @@ TEST_CASE("a half-closed request is answered; HTTP/1.0 is answered and closed", 
   }
 }
 
-TEST_CASE("a head not whole within --head-timeout gets 408 and a close; a silent connection is closed",
+TEST_CASE("a head not whole within --head-timeout gets 408 and a close, and a silent connection is closed",
           "[abuse]") {
   RunningMock mock;
   const int fd = connect_to(mock.port());

@@ -65,7 +65,7 @@ TEST_CASE("every record's image is the request origin + /media/ + file", "[servi
   CHECK(page_schema().validate(page).empty());
 }
 
-TEST_CASE("X-Forwarded-Host wins over Host; only an exact 'https' makes https", "[service]") {
+TEST_CASE("X-Forwarded-Host wins over Host, and only an exact 'https' makes https", "[service]") {
   auto next = [](std::vector<std::pair<std::string, std::string>> h) {
     return json::parse(get("/edw/api/entities-images/", std::move(h)).body)["next"].get<std::string>();
   };

@@ -105,7 +105,7 @@ TEST_CASE("uploads are listed in the service's order: by order, then after the d
   CHECK(live.find_by_file(early.file)->id == early.id);
 }
 
-TEST_CASE("a state directory: records survive a reopen; a cut line and a foreign dataset are handled",
+TEST_CASE("a state directory: records survive a reopen, and a cut line and a foreign dataset are handled",
           "[upload]") {
   const auto dir =
       std::filesystem::temp_directory_path() / ("entimg-state-test-" + std::to_string(::getpid()));
