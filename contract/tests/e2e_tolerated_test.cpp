@@ -66,7 +66,7 @@ TEST_CASE("pretty-printed JSON passes", "[e2e][tolerated]") {
   expect_pass(run_tolerated("pretty-printed-json", GENERATE(as<std::size_t>{}, 1, 2)));
 }
 
-TEST_CASE("JSON with \\u escapes and a trailing newline passes", "[e2e][tolerated]") {
+TEST_CASE("JSON with unicode escapes and a trailing newline passes", "[e2e][tolerated]") {
   expect_pass(run_tolerated("ascii-escaped-json", GENERATE(as<std::size_t>{}, 1, 2)));
 }
 
