@@ -79,7 +79,8 @@ TEST_CASE("the journal lists what the app asked, filtered, and forgets on DELETE
   CHECK(client.Get("/__mock/nothing")->status == 404);
 }
 
-TEST_CASE("faults change at run time, and reset takes uploads, journal and faults back to the start", "[admin]") {
+TEST_CASE("faults change at run time, and reset takes uploads, journal and faults back to the start",
+          "[admin]") {
   AdminMock mock;
   httplib::Client client("127.0.0.1", mock.server.port());
   client.set_basic_auth("alice", "s3cret");
