@@ -7,9 +7,11 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "admin.hpp"
 #include "connection_front.hpp"
+#include "entimg/common/prng.hpp"
 #include "journal.hpp"
 
 namespace entimg::mock {
@@ -25,51 +27,84 @@ std::size_t worker_count(std::size_t asked) {
 
 // Answers to repeated requests on unchanged data. Whatever the service reads is in the key (method,
 // target, every header, the address), so an equal key at an equal data version has an equal answer.
+// A miss costs a hash and a look-up, never a copy: an answer is kept only when its request comes a
+// second time (a walk that asks each page once keeps nothing), and only while there is room; once full,
+// the memo keeps what it holds until the data changes, which makes every answer stale and starts it
+// again. (Starting again whenever it was full made a mix of more pages than it holds copy every answer
+// and find none: slower than no memo at all, issue 20.)
 class AnswerMemo {
  public:
-  explicit AnswerMemo(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+  explicit AnswerMemo(std::size_t max_bytes) : max_bytes_(max_bytes), seen_(kSeenSlots, 0) {}
 
-  static std::optional<std::string> key_of(const HttpRequest& request) {
-    if ((request.method != "GET" && request.method != "HEAD") || !request.body.empty()) return std::nullopt;
-    std::string key = request.method;
-    key.append(1, '\0').append(request.target).append(1, '\0').append(request.server_authority);
-    for (const auto& [name, value] : request.headers)
-      key.append(1, '\0').append(name).append(1, '\n').append(value);
-    return key;
+  static bool applies_to(const HttpRequest& request) {
+    return (request.method == "GET" || request.method == "HEAD") && request.body.empty();
   }
 
-  std::optional<HttpResponse> find(const std::string& key, std::uint64_t version) {
+  static std::uint64_t hash_of(const HttpRequest& request) {
+    std::uint64_t h = 0;
+    const auto add = [&h](std::string_view part) {
+      h = common::mix64(h ^ std::hash<std::string_view>{}(part));
+    };
+    add(request.method);
+    add(request.target);
+    add(request.server_authority);
+    for (const auto& header : request.headers) {
+      add(header.first);
+      add(header.second);
+    }
+    return h;
+  }
+
+  std::optional<HttpResponse> find(const HttpRequest& request, std::uint64_t hash, std::uint64_t version) {
     const std::lock_guard lock(mutex_);
-    const auto it = answers_.find(key);
-    if (it == answers_.end() || it->second.version != version) return std::nullopt;
+    if (version != version_) return std::nullopt;
+    const auto it = answers_.find(hash);
+    if (it == answers_.end() || it->second.key != key_of(request)) return std::nullopt;
     return it->second.response;
   }
 
-  void keep(std::string key, std::uint64_t version, const HttpResponse& response) {
-    const std::size_t size = key.size() + response.body.size() + 256;
-    if (response.status != 200 || size > max_bytes_ / 16) return;
+  void offer(const HttpRequest& request, std::uint64_t hash, std::uint64_t version,
+             const HttpResponse& response) {
+    if (response.status != 200) return;
     const std::lock_guard lock(mutex_);
-    if (bytes_ + size > max_bytes_) {  // full: start again rather than track an order
+    if (version != version_) {  // the data changed: nothing kept holds any longer
       answers_.clear();
+      std::fill(seen_.begin(), seen_.end(), 0);
       bytes_ = 0;
+      version_ = version;
     }
-    auto [it, added] = answers_.try_emplace(std::move(key), Entry{version, response});
-    if (added) {
-      bytes_ += size;
-    } else {
-      it->second = Entry{version, response};  // a newer version of the same request
+    std::uint64_t& seen = seen_[hash % kSeenSlots];
+    if (seen != hash) {  // the first time (as far as the memo remembers): remembered, not kept
+      seen = hash;
+      return;
     }
+    std::string key = key_of(request);
+    const std::size_t size = key.size() + response.body.size() + 256;
+    if (size > max_bytes_ / 16 || bytes_ + size > max_bytes_) return;
+    if (answers_.try_emplace(hash, Entry{std::move(key), response}).second) bytes_ += size;
   }
 
  private:
+  static constexpr std::size_t kSeenSlots = 4096;  // hashes of requests asked once, by slot
+
+  static std::string key_of(const HttpRequest& request) {
+    std::string key = request.method;
+    key.append(1, '\0').append(request.target).append(1, '\0').append(request.server_authority);
+    for (const auto& header : request.headers)
+      key.append(1, '\0').append(header.first).append(1, '\n').append(header.second);
+    return key;
+  }
+
   struct Entry {
-    std::uint64_t version;
+    std::string key;
     HttpResponse response;
   };
   std::size_t max_bytes_;
   std::mutex mutex_;
-  std::unordered_map<std::string, Entry> answers_;
+  std::unordered_map<std::uint64_t, Entry> answers_;  // by hash_of; a colliding key is simply not kept
+  std::vector<std::uint64_t> seen_;
   std::size_t bytes_ = 0;
+  std::uint64_t version_ = 0;
 };
 
 std::string url_of(const std::string& host, int port) {
@@ -120,11 +155,12 @@ struct MockServer::Impl final : detail::FrontHandler {
   }
 
   HttpResponse respond(const HttpRequest& request, const Plan& plan) override {
-    std::optional<std::string> key;
-    std::uint64_t version = 0;
-    if (memo && !plan.fail_status && (key = AnswerMemo::key_of(request))) {
+    const bool memoised = memo && !plan.fail_status && AnswerMemo::applies_to(request);
+    std::uint64_t hash = 0, version = 0;
+    if (memoised) {
+      hash = AnswerMemo::hash_of(request);
       version = data_version();
-      if (auto kept = memo->find(*key, version)) return std::move(*kept);
+      if (auto kept = memo->find(request, hash, version)) return std::move(*kept);
     }
     HttpResponse response;
     if (plan.fail_status) {
@@ -141,7 +177,7 @@ struct MockServer::Impl final : detail::FrontHandler {
       }
     }
     wrap(request, response);
-    if (key) memo->keep(std::move(*key), version, response);
+    if (memoised) memo->offer(request, hash, version, response);
     return response;
   }
 
