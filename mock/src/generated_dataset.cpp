@@ -92,14 +92,22 @@ std::array<char, 36> uuid4(Pcg32& rng) {
   std::uint64_t hi = rng.next_u64(), lo = rng.next_u64();
   hi = (hi & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;  // version 4
   lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // RFC 4122 variant
-  static constexpr char kHex[] = "0123456789abcdef";
+  static constexpr std::array<std::array<char, 2>, 256> kHexPairs = [] {
+    constexpr char kHex[] = "0123456789abcdef";
+    std::array<std::array<char, 2>, 256> pairs{};
+    for (std::size_t b = 0; b < 256; ++b)
+      pairs[b] = {kHex[b >> 4], kHex[b & 15]};
+    return pairs;
+  }();
+  static constexpr std::array<std::size_t, 16> kAt = {0,  2,  4,  6,  9,  11, 14, 16,
+                                                      19, 21, 24, 26, 28, 30, 32, 34};
   std::array<char, 36> out;
-  out.fill('-');
-  std::size_t at = 0;
-  for (int nibble = 0; nibble < 32; ++nibble) {
-    if (at == 8 || at == 13 || at == 18 || at == 23) ++at;
-    const std::uint64_t word = nibble < 16 ? hi : lo;
-    out[at++] = kHex[(word >> (60 - 4 * (nibble % 16))) & 15];
+  out[8] = out[13] = out[18] = out[23] = '-';
+  for (std::size_t byte = 0; byte < 16; ++byte) {
+    const std::uint64_t word = byte < 8 ? hi : lo;
+    const auto value = static_cast<std::size_t>((word >> (56 - 8 * (byte % 8))) & 0xFF);
+    out[kAt[byte]] = kHexPairs[value][0];
+    out[kAt[byte] + 1] = kHexPairs[value][1];
   }
   return out;
 }
@@ -116,10 +124,18 @@ const std::array<std::string, kCyrillicWords.size()>& cyrillic_slugs() {
 }
 
 struct Names {
-  std::string_view original;  // as uploaded
-  std::string_view stored;    // the name filer stores it under: filer_stored_name(basename(original))
-  std::string_view title;     // the path-like `name`, when the importer set one
+  std::string_view original;   // as uploaded
+  std::string_view stored;     // the name filer stores it under: filer_stored_name(basename(original))
+  std::string_view title;      // the path-like `name`, when the importer set one
+  std::string_view mime_type;  // guess_mime_type(stored)
 };
+
+// guess_mime_type of a stored name, found once for each extension the generator gives one.
+std::string_view mime_type_of(std::string_view extension) {
+  static const std::array<std::string_view, 3> kTypes = {
+      detail::guess_mime_type("a.png"), detail::guess_mime_type("a.jpg"), detail::guess_mime_type("a.jpeg")};
+  return kTypes[extension == "png" ? 0 : extension == "jpg" ? 1 : 2];
+}
 
 // Builds the stored name alongside the original rather than slugifying per record (this runs on
 // every request); dataset_test checks stored == filer_stored_name(basename(original)) throughout. The draws
@@ -162,6 +178,7 @@ Names make_names(Pcg32& rng, std::int64_t id, RecordText& text) {
     const std::size_t stored = text.mark();
     names.stored = text.add("my_photo_").add(n).add(".jpeg").since(stored);
   }
+  names.mime_type = kind < 30 ? mime_type_of("jpg") : kind < 95 ? mime_type_of(ext) : mime_type_of("jpeg");
   return names;
 }
 
@@ -304,13 +321,16 @@ class GeneratedDataset final : public Dataset {
     if (rng.chance(10)) r.default_caption = pick(rng, kCaptions);
     if (rng.chance(10)) r.alt = r.default_caption.empty() ? pick(rng, kCaptions) : r.default_caption;
     if (rng.chance(5)) r.description = pick(rng, kDescriptions);
+    // Every text is made of the tables' words, numbers and slugs: none needs escaping, but for a
+    // description that quotes; the file path is a slug under hex folders (dataset_test checks both).
+    r.plain = r.description.find('"') == std::string_view::npos;
     if (rng.chance(8)) {
       const std::int64_t y = rng.between(0, 3000);  // drawn before x (see make_names)
       const std::int64_t x = rng.between(0, 4000);
       const std::size_t location = text.mark();
       r.subject_location = text.add(x).add(",").add(y).since(location);
     }
-    r.mime_type = detail::guess_mime_type(names.stored);
+    r.mime_type = names.mime_type;
     return r;
   }
 

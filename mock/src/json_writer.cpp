@@ -27,16 +27,26 @@ constexpr bool has_byte_below_space(std::uint64_t w) {
   return ((w - 0x20 * kOnes) & ~w & kHighs) != 0;
 }
 
-// How many bytes at the start of `s` need no escaping: eight at a time while a word holds none of
-// kMaybeEscaped's bytes (plain C++, no intrinsics: the mock is compiled to WebAssembly too).
+// Whether a word holds one of kMaybeEscaped's bytes (exact: no byte that needs no escaping counts).
+constexpr bool needs_escaping(std::uint64_t w) {
+  return has_byte_below_space(w) || has_zero_byte(w ^ ('"' * kOnes)) || has_zero_byte(w ^ ('\\' * kOnes)) ||
+         has_zero_byte(w ^ (0xE2 * kOnes));
+}
+
+// How many bytes at the start of `s` need no escaping, eight at a time (a short tail padded with spaces);
+// plain C++, no intrinsics: the mock is compiled to WebAssembly too.
 std::size_t plain_prefix(std::string_view s) {
+  if (s.empty()) return 0;
   std::size_t i = 0;
+  std::uint64_t w = 0;
   for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t w;
     std::memcpy(&w, s.data() + i, 8);
-    if (has_byte_below_space(w) || has_zero_byte(w ^ ('"' * kOnes)) || has_zero_byte(w ^ ('\\' * kOnes)) ||
-        has_zero_byte(w ^ (0xE2 * kOnes)))
-      break;
+    if (needs_escaping(w)) break;
+  }
+  if (i + 8 > s.size()) {
+    w = ' ' * kOnes;
+    std::memcpy(&w, s.data() + i, s.size() - i);
+    if (!needs_escaping(w)) return s.size();
   }
   while (i < s.size() && !kMaybeEscaped[static_cast<unsigned char>(s[i])])
     ++i;

@@ -199,10 +199,11 @@ struct SizeFields {
 };
 
 // Straight into memory SizeFields measured: keys are constants, text is copied whole where it needs no
-// escaping, the media prefix was escaped once for the page.
+// escaping (all of it, where the dataset promises so), the media prefix was escaped once for the page.
 struct CursorFields {
   char* at;
   const MediaPrefix& media;
+  bool plain;
   char separator = '{';
 
   template <std::size_t N>
@@ -220,6 +221,16 @@ struct CursorFields {
     std::memcpy(at, "null", 4);
     at += 4;
   }
+  void text(std::string_view v) {
+    if (!plain) {
+      at = write_json_string(at, v);
+      return;
+    }
+    *at++ = '"';
+    std::memcpy(at, v.data(), v.size());
+    at += v.size();
+    *at++ = '"';
+  }
   template <std::size_t N>
   void integer(const char (&name)[N], std::int64_t v) {
     key(name);
@@ -233,13 +244,13 @@ struct CursorFields {
   template <std::size_t N>
   void string(const char (&name)[N], std::string_view v) {
     key(name);
-    at = write_json_string(at, v);
+    text(v);
   }
   template <std::size_t N>
   void nullable_string(const char (&name)[N], const std::optional<std::string_view>& v) {
     key(name);
     if (v)
-      at = write_json_string(at, *v);
+      text(*v);
     else
       null();
   }
@@ -250,7 +261,12 @@ struct CursorFields {
     *at++ = '"';
     std::memcpy(at, media.json().data(), media.json().size());
     at += media.json().size();
-    at = write_filepath_uri(at, file);  // letters, digits and "%-._~/!*()'" only: nothing to escape
+    if (plain) {
+      std::memcpy(at, file.data(), file.size());
+      at += file.size();
+    } else {
+      at = write_filepath_uri(at, file);  // letters, digits and "%-._~/!*()'" only: nothing to escape
+    }
     *at++ = '"';
   }
 };
@@ -275,7 +291,7 @@ void write_record(JsonWriter& w, const RecordView& r, const MediaPrefix& media) 
   std::string& out = w.raw_value();
   const std::size_t start = out.size();
   out.resize(start + size.bytes);
-  CursorFields fields{out.data() + start, media};
+  CursorFields fields{out.data() + start, media, r.plain};
   each_field(r, fields);
   *fields.at++ = '}';
   out.resize(static_cast<std::size_t>(fields.at - out.data()));

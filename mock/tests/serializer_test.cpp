@@ -101,6 +101,24 @@ TEST_CASE("write_record writes what the writer's field-by-field calls write, com
       }
 }
 
+TEST_CASE("a view that promises plain text is written as the same bytes, copied as it is", "[serializer]") {
+  Record r;
+  r.id = 7;
+  r.file = "filer_public/ab/cd/abcd1234-1111-4111-8111-111111111111/foto_12.jpg";
+  r.original_filename = "Фото 12.jpg";
+  r.author = "J. O'Neil";
+  r.mime_type = "image/jpeg";
+  RecordView plain = view_of(r);
+  plain.plain = true;
+  for (const int indent : {0, 2}) {
+    std::string promised, checked;
+    JsonWriter a(promised, indent), b(checked, indent);
+    write_record(a, plain, MediaPrefix("http://testserver"));
+    write_record(b, view_of(r), MediaPrefix("http://testserver"));
+    CHECK(promised == checked);
+  }
+}
+
 TEST_CASE("MediaPrefix is the origin and MEDIA_URL, as it is and inside a JSON string", "[serializer]") {
   const MediaPrefix media("http://a\"b");
   CHECK(media.text() == "http://a\"b/media/");

@@ -30,9 +30,15 @@ struct BasicRecord {
 
 /// A record as a dataset stores it.
 using Record = BasicRecord<std::string>;
+
 /// A record's fields as views into text someone else holds, for writing a page without copying them:
 /// what Dataset::each_record hands out, valid during the call that hands it out.
-using RecordView = BasicRecord<std::string_view>;
+struct RecordView : BasicRecord<std::string_view> {
+  /// The dataset's promise that no text field needs escaping in a JSON string (no control character,
+  /// '"', '\\' or U+2028/2029) and that `file` is kept whole by Django's filepath_to_uri (ASCII letters,
+  /// digits and "_.-~/!*()'" only): the serializer then copies them as they are. Unset, it checks.
+  bool plain = false;
+};
 
 /// The same record with its text held as To holds it.
 template <typename To, typename From>
