@@ -1,6 +1,7 @@
 #include "pagination.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -52,19 +53,30 @@ std::string rebuild_url(const RequestUrl& url,
 
 std::string quote(std::string_view utf8, std::string_view safe) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(utf8.size());
+  static constexpr std::array<bool, 256> kUnreserved = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0; c < 256; ++c)
+      table[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-' ||
+                                           c == '~';
+    return table;
+  }();
+  std::array<bool, 256> keep = kUnreserved;
+  for (const char c : safe)
+    keep[static_cast<unsigned char>(c)] = true;
+  std::string out(3 * utf8.size(), '\0');
+  char* at = out.data();
   for (const char ch : utf8) {
     const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-        c == '-' || c == '~' || safe.find(ch) != std::string_view::npos) {
-      out.push_back(ch);
+    if (keep[c]) {
+      *at++ = ch;
     } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
+      *at++ = '%';
+      *at++ = kHex[c >> 4];
+      *at++ = kHex[c & 15];
     }
   }
+  out.resize(static_cast<std::size_t>(at - out.data()));
   return out;
 }
 

@@ -167,10 +167,13 @@ struct WriterFields {
 
 constexpr std::size_t kIntegerBound = 20;  // "-9223372036854775808"
 
-// The most bytes the compact record takes: what CursorFields may write.
+// The most bytes the compact record takes: what CursorFields may write (the very bytes, for plain text).
 struct SizeFields {
   const MediaPrefix& media;
+  bool plain;
   std::size_t bytes = 1;  // the closing brace
+
+  std::size_t text(std::size_t n) const { return plain ? n + 2 : json_string_bound(n); }
 
   template <std::size_t N>
   void member(const char (&)[N], std::size_t value) {
@@ -186,15 +189,15 @@ struct SizeFields {
   }
   template <std::size_t N>
   void string(const char (&key)[N], std::string_view v) {
-    member(key, json_string_bound(v.size()));
+    member(key, text(v.size()));
   }
   template <std::size_t N>
   void nullable_string(const char (&key)[N], const std::optional<std::string_view>& v) {
-    member(key, v ? json_string_bound(v->size()) : 4);
+    member(key, v ? text(v->size()) : 4);
   }
   template <std::size_t N>
   void image(const char (&key)[N], std::string_view file) {
-    member(key, 2 + media.json().size() + filepath_uri_bound(file.size()));
+    member(key, 2 + media.json().size() + (plain ? file.size() : filepath_uri_bound(file.size())));
   }
 };
 
@@ -286,7 +289,7 @@ void write_record(JsonWriter& w, const RecordView& r, const MediaPrefix& media) 
     w.end_object();
     return;
   }
-  SizeFields size{media};
+  SizeFields size{media, r.plain};
   each_field(r, size);
   std::string& out = w.raw_value();
   const std::size_t start = out.size();
