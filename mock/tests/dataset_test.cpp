@@ -171,7 +171,7 @@ TEST_CASE("the generated views that promise plain text keep it: nothing to escap
     int seen = 0, plain = 0;
     std::vector<Record> views;
   };
-  for (const std::uint64_t seed : {1, 7}) {
+  for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{7}}) {
     const auto d = make_generated_dataset(300000, seed);
     Check check;
     d->each_record({}, 123456, 20000, check);
