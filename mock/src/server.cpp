@@ -1,6 +1,7 @@
 #include "entimg/mock/server.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <mutex>
@@ -40,10 +41,62 @@ class AnswerMemo {
     return (request.method == "GET" || request.method == "HEAD") && request.body.empty();
   }
 
+  /// What the memo has for a request: its answer, or whether to offer it the answer once computed.
+  struct Lookup {
+    std::optional<HttpResponse> answer;
+    bool wanted = false;
+  };
+
+  /// One look under the lock: the answer kept for this request, else a note that it was asked (the
+  /// second time, the answer is wanted, while there is room).
+  Lookup look_up(const HttpRequest& request, std::uint64_t version) {
+    const std::uint64_t hash = hash_of(request);
+    const std::lock_guard lock(mutex_);
+    if (version != version_) {  // the data changed: nothing kept holds any longer
+      answers_.clear();
+      std::fill(seen_.begin(), seen_.end(), 0);
+      bytes_ = 0;
+      version_ = version;
+    }
+    Lookup found;
+    if (const auto it = answers_.find(hash); it != answers_.end()) {
+      if (it->second.key == key_of(request)) found.answer = it->second.response;
+      return found;  // or another request with the same hash: that one keeps the place
+    }
+    std::uint64_t& seen = seen_[hash % kSeenSlots];
+    found.wanted = seen == hash && bytes_ < max_bytes_;
+    seen = hash;
+    return found;
+  }
+
+  /// Keeps the answer look_up wanted, if it fits and the data has not changed since.
+  void keep(const HttpRequest& request, std::uint64_t version, const HttpResponse& response) {
+    if (response.status != 200) return;
+    std::string key = key_of(request);
+    const std::size_t size = key.size() + response.body.size() + 256;
+    if (size > max_bytes_ / 16) return;
+    const std::uint64_t hash = hash_of(request);
+    const std::lock_guard lock(mutex_);
+    if (version != version_ || bytes_ + size > max_bytes_) return;
+    if (answers_.try_emplace(hash, Entry{std::move(key), response}).second) bytes_ += size;
+  }
+
+ private:
+  static constexpr std::size_t kSeenSlots = 4096;  // hashes of requests asked once, by slot
+
+  // Eight bytes a multiply, each part closed by mix64: no allocation, a few instructions a word.
   static std::uint64_t hash_of(const HttpRequest& request) {
     std::uint64_t h = 0;
     const auto add = [&h](std::string_view part) {
-      h = common::mix64(h ^ std::hash<std::string_view>{}(part));
+      std::uint64_t word = 0;
+      std::size_t at = 0;
+      for (; at + 8 <= part.size(); at += 8) {
+        std::memcpy(&word, part.data() + at, 8);
+        h = (h ^ word) * 0x9e3779b97f4a7c15ULL;
+      }
+      word = 0;
+      if (at < part.size()) std::memcpy(&word, part.data() + at, part.size() - at);
+      h = common::mix64(h ^ word ^ (std::uint64_t{part.size()} << 56));  // "ab","c" is not "a","bc"
     };
     add(request.method);
     add(request.target);
@@ -54,38 +107,6 @@ class AnswerMemo {
     }
     return h;
   }
-
-  std::optional<HttpResponse> find(const HttpRequest& request, std::uint64_t hash, std::uint64_t version) {
-    const std::lock_guard lock(mutex_);
-    if (version != version_) return std::nullopt;
-    const auto it = answers_.find(hash);
-    if (it == answers_.end() || it->second.key != key_of(request)) return std::nullopt;
-    return it->second.response;
-  }
-
-  void offer(const HttpRequest& request, std::uint64_t hash, std::uint64_t version,
-             const HttpResponse& response) {
-    if (response.status != 200) return;
-    const std::lock_guard lock(mutex_);
-    if (version != version_) {  // the data changed: nothing kept holds any longer
-      answers_.clear();
-      std::fill(seen_.begin(), seen_.end(), 0);
-      bytes_ = 0;
-      version_ = version;
-    }
-    std::uint64_t& seen = seen_[hash % kSeenSlots];
-    if (seen != hash) {  // the first time (as far as the memo remembers): remembered, not kept
-      seen = hash;
-      return;
-    }
-    std::string key = key_of(request);
-    const std::size_t size = key.size() + response.body.size() + 256;
-    if (size > max_bytes_ / 16 || bytes_ + size > max_bytes_) return;
-    if (answers_.try_emplace(hash, Entry{std::move(key), response}).second) bytes_ += size;
-  }
-
- private:
-  static constexpr std::size_t kSeenSlots = 4096;  // hashes of requests asked once, by slot
 
   static std::string key_of(const HttpRequest& request) {
     std::string key = request.method;
@@ -155,12 +176,12 @@ struct MockServer::Impl final : detail::FrontHandler {
   }
 
   HttpResponse respond(const HttpRequest& request, const Plan& plan) override {
-    const bool memoised = memo && !plan.fail_status && AnswerMemo::applies_to(request);
-    std::uint64_t hash = 0, version = 0;
-    if (memoised) {
-      hash = AnswerMemo::hash_of(request);
+    AnswerMemo::Lookup memoised;
+    std::uint64_t version = 0;
+    if (memo && !plan.fail_status && AnswerMemo::applies_to(request)) {
       version = data_version();
-      if (auto kept = memo->find(request, hash, version)) return std::move(*kept);
+      memoised = memo->look_up(request, version);
+      if (memoised.answer) return std::move(*memoised.answer);
     }
     HttpResponse response;
     if (plan.fail_status) {
@@ -177,7 +198,7 @@ struct MockServer::Impl final : detail::FrontHandler {
       }
     }
     wrap(request, response);
-    if (memoised) memo->offer(request, hash, version, response);
+    if (memoised.wanted) memo->keep(request, version, response);
     return response;
   }
 
