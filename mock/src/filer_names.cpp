@@ -174,7 +174,7 @@ char* write_filepath_uri(char* at, std::string_view path) {
   for (const char ch : path)
     plain &= kUriKeeps[static_cast<unsigned char>(ch)];
   if (plain) {
-    std::memcpy(at, path.data(), path.size());
+    if (!path.empty()) std::memcpy(at, path.data(), path.size());  // an empty view's data may be null
     return at + path.size();
   }
   static constexpr char kHex[] = "0123456789ABCDEF";

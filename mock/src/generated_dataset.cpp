@@ -60,7 +60,7 @@ class RecordText {
   }
 
   RecordText& add(std::string_view text) {
-    std::memcpy(room(text.size()), text.data(), text.size());
+    if (!text.empty()) std::memcpy(room(text.size()), text.data(), text.size());
     size_ += text.size();
     return *this;
   }

@@ -54,7 +54,7 @@ std::size_t plain_prefix(std::string_view s) {
 }
 
 char* copy(char* at, std::string_view bytes) {
-  std::memcpy(at, bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(at, bytes.data(), bytes.size());  // an empty view's data may be null
   return at + bytes.size();
 }
 

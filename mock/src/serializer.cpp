@@ -230,7 +230,7 @@ struct CursorFields {
       return;
     }
     *at++ = '"';
-    std::memcpy(at, v.data(), v.size());
+    if (!v.empty()) std::memcpy(at, v.data(), v.size());  // an empty view's data may be null
     at += v.size();
     *at++ = '"';
   }
