@@ -129,6 +129,7 @@ Outcome run_tolerated(mutants::Upstream& upstream, const broken::Variant& varian
   std::atomic<std::uint64_t> touched{0};
   std::mutex mutex;
   std::map<std::string, std::uint64_t> seen;
+  broken::SharedCache cache;
   const broken::CorrectAnswer correct = [&upstream](const mock::HttpRequest& r) {
     return upstream.handle(r);
   };
@@ -138,7 +139,7 @@ Outcome run_tolerated(mutants::Upstream& upstream, const broken::Variant& varian
       std::lock_guard lock(mutex);
       nth = ++seen[call.request.method + " " + call.request.target];
     }
-    return variant.respond(broken::Call{call.request, call.params, nth, correct});
+    return variant.respond(broken::Call{call.request, call.params, nth, correct, cache});
   });
   return run_suite(server.url(), contract::Mode::Full, touched);
 }
