@@ -23,14 +23,6 @@ using detail::quote;
 // JSON's and HTML's white space, which a body may start with (Django's templates begin with blank lines).
 constexpr std::string_view kWhitespace = " \t\r\n";
 
-// A JSON integer as decimal text; "" for any other value.
-std::string integer_text(std::optional<Json> value) {
-  if (!value || !detail::is_integer(*value)) return "";
-  if (value->type() == simdjson::dom::element_type::INT64)
-    return std::to_string(value->get_int64().value_unsafe());
-  return std::to_string(value->get_uint64().value_unsafe());
-}
-
 std::string ids_text(const std::vector<std::int64_t>& ids) {
   std::string out;
   for (std::size_t i = 0; i < ids.size() && i < 6; ++i)
@@ -73,6 +65,60 @@ std::string asked_text(const HttpExchange& exchange) {
   return "no Accept";
 }
 
+// The page's record ids, and a failure when a record belongs to another entity than the one asked for.
+std::vector<std::int64_t> ids_of_entity(const SideAsk& ask, detail::JsonArray results,
+                                        detail::FailureBudget& budget) {
+  std::vector<std::int64_t> ids;
+  std::size_t others = 0, first_other = 0;
+  std::string other_entity;
+  std::optional<std::int64_t> other_id;
+  std::size_t i = 0;
+  for (const Json record : results) {
+    const std::size_t index = i++;
+    if (const auto id = detail::record_id(record)) ids.push_back(*id);
+    const std::string entity = detail::integer_text(detail::member(record, "entity"));
+    if (entity.empty() || entity == ask.entity) continue;  // record_schema reports an entity not an integer
+    if (others++ == 0) {
+      first_other = index;
+      other_entity = entity;
+      other_id = detail::record_id(record);
+    }
+  }
+  if (others > 0)
+    budget.fail("expected only records of entity " + ask.entity + " (" + ask.label + "), got one of entity " +
+                    other_entity +
+                    (others > 1 ? " and " + std::to_string(others - 1) + " more of other entities" : "") +
+                    " (a filter the deployment ignores lists the whole collection: django-filter 22.1 and "
+                    "later ignore edw's filter_class)",
+                detail::record_pointer(first_other, "entity"), other_id);
+  return ids;
+}
+
+// The filtered page at offset 0: the entity's records the unfiltered first page shows come first, and the
+// nested route lists what ?entity= lists (asked before it).
+void judge_first_filtered_page(SideState& sides, const SideAsk& ask, const Page& page,
+                               const std::optional<std::uint64_t>& count,
+                               const std::vector<std::int64_t>& ids, detail::FailureBudget& budget) {
+  const std::vector<std::int64_t>& shown = sides.first_page_ids[ask.entity];
+  const auto lead = static_cast<std::ptrdiff_t>(std::min<std::size_t>(shown.size(), page.effective_limit));
+  if (ids.size() < static_cast<std::size_t>(lead) ||
+      !std::equal(shown.begin(), shown.begin() + lead, ids.begin()))
+    budget.fail("expected the records of entity " + ask.entity +
+                    " that the unfiltered first page shows to come first (ids " +
+                    ids_text({shown.begin(), shown.begin() + lead}) + "), got ids " + ids_text(ids),
+                "/results");
+  if (!ask.nested) {
+    sides.by_query[ask.entity] = {count, ids, page.exchange.url};
+  } else if (const auto query = sides.by_query.find(ask.entity); query != sides.by_query.end()) {
+    if (query->second.count != count || query->second.ids != ids)
+      budget.fail("expected the nested route to list what ?entity=" + ask.entity + " lists (" +
+                      query->second.url + ": count " + count_text(query->second.count) + ", ids " +
+                      ids_text(query->second.ids) + "), got count " + count_text(count) + ", ids " +
+                      ids_text(ids),
+                  "/results");
+  }
+}
+
 /// "?entity=<int> filters by entity" and the nested route /edw/api/entities/<pk>/images/ is "the same list
 /// with entity=<pk>" (reference M10, §1.2, §5.5): every record is the entity's, count is at most the
 /// collection's, the entity's records the unfiltered first page shows come first, both routes list the same.
@@ -81,57 +127,14 @@ void entity_filter(SideState& sides, const SideAsk& ask, const Page& page, const
   const auto results = detail::results_array(page);
   if (!body || !results) return;  // status_ok, json_body and page_schema report it
   detail::FailureBudget budget(findings, "entity_filter", page.exchange.url);
-  std::vector<std::int64_t> ids;
-  std::size_t others = 0, first_other = 0;
-  std::string other_entity;
-  std::optional<std::int64_t> other_id;
-  std::size_t i = 0;
-  for (const Json record : *results) {
-    const std::size_t index = i++;
-    if (const auto id = detail::record_id(record)) ids.push_back(*id);
-    const std::string entity = integer_text(detail::member(record, "entity"));
-    if (entity.empty() || entity == ask.entity) continue;  // record_schema reports an entity not an integer
-    if (others++ == 0) {
-      first_other = index;
-      other_entity = entity;
-      other_id = detail::record_id(record);
-    }
-  }
-  if (others > 0) {
-    budget.fail("expected only records of entity " + ask.entity + " (" + ask.label + "), got one of entity " +
-                    other_entity +
-                    (others > 1 ? " and " + std::to_string(others - 1) + " more of other entities" : "") +
-                    " (a filter the deployment ignores lists the whole collection: django-filter 22.1 and "
-                    "later ignore edw's filter_class)",
-                detail::record_pointer(first_other, "entity"), other_id);
-  }
+  const std::vector<std::int64_t> ids = ids_of_entity(ask, *results, budget);
   const auto count = detail::as_count(detail::member(*body, "count"));
   if (count && *count > sides.collection_count)
     budget.fail("expected count at most the collection's " + std::to_string(sides.collection_count) +
                     " (the unfiltered first page's) for entity " + ask.entity + ", got " +
                     std::to_string(*count),
                 "/count");
-  if (page.effective_offset == 0) {
-    const std::vector<std::int64_t>& shown = sides.first_page_ids[ask.entity];
-    const std::size_t lead = std::min<std::size_t>(shown.size(), page.effective_limit);
-    if (ids.size() < lead ||
-        !std::equal(shown.begin(), shown.begin() + static_cast<std::ptrdiff_t>(lead), ids.begin()))
-      budget.fail("expected the records of entity " + ask.entity +
-                      " that the unfiltered first page shows to come first (ids " +
-                      ids_text({shown.begin(), shown.begin() + static_cast<std::ptrdiff_t>(lead)}) +
-                      "), got ids " + ids_text(ids),
-                  "/results");
-    if (!ask.nested) {
-      sides.by_query[ask.entity] = {count, ids, page.exchange.url};
-    } else if (const auto query = sides.by_query.find(ask.entity); query != sides.by_query.end()) {
-      if (query->second.count != count || query->second.ids != ids)
-        budget.fail("expected the nested route to list what ?entity=" + ask.entity + " lists (" +
-                        query->second.url + ": count " + count_text(query->second.count) + ", ids " +
-                        ids_text(query->second.ids) + "), got count " + count_text(count) + ", ids " +
-                        ids_text(ids),
-                    "/results");
-    }
-  }
+  if (page.effective_offset == 0) judge_first_filtered_page(sides, ask, page, count, ids, budget);
   if (budget.failures() == 0) {
     budget.pass();
     if (page.effective_offset == 0)
@@ -270,10 +273,43 @@ std::string fields_text(const std::vector<std::string>& keys) {
   return out;
 }
 
+// Which URLs of an answer asked with a side's headers followed them (moved to `asked`) and which ignored them
+// (stayed on `base`), among those on the base origin in the plain answer of the same URL; URLs already
+// elsewhere there are link_origin's. Fails URLs on a third origin, and a plain answer asked afterwards that
+// carries the headers' origin.
+struct Moves {
+  std::vector<std::string> followed, ignored;
+};
+Moves classify(const SideAsk& ask, Json body, Json reference, const std::string& base,
+               const std::string& asked, std::string_view keyed_on, const std::string& plain_url,
+               detail::FailureBudget& budget) {
+  Moves moves;
+  const std::vector<UrlField> before = url_fields(reference);
+  bool replayed = false;
+  for (const UrlField& field : url_fields(body)) {
+    const auto match =
+        std::find_if(before.begin(), before.end(), [&](const UrlField& f) { return f.key == field.key; });
+    if (match == before.end()) continue;
+    if (match->origin == asked && !ask.other_first) replayed = true;
+    if (match->origin != base) continue;
+    if (field.origin == asked)
+      moves.followed.push_back(field.key);
+    else if (field.origin == base)
+      moves.ignored.push_back(field.key);
+    else
+      budget.fail("with " + ask.label + ": expected " + fields_text({field.key}) + " on " + asked +
+                  " (following it) or on " + base + " (ignoring it), got " + field.origin);
+  }
+  if (replayed)
+    budget.fail("expected the same URL asked afterwards without " + std::string(keyed_on) + " (" + plain_url +
+                ") on " + base + ", got " + asked + ", which " + ask.label +
+                " asked for: a shared cache that does not key on " + std::string(keyed_on) + "?");
+  return moves;
+}
+
 // The verdict of an answer asked with a proxy's or another Host's headers, against the plain answer of the
 // same URL (reference §2.5: links and image take scheme and host from the same request): every URL that is
-// on the base origin in the plain answer follows the headers, or none does. URLs already elsewhere in the
-// plain answer are link_origin's.
+// on the base origin in the plain answer follows the headers, or none does, and on every URL alike.
 void judge_followed(std::string_view rule, std::string_view keyed_on, SideState& sides, const SideAsk& ask,
                     const Page& answer, const Page* plain, Findings& findings) {
   const auto body = detail::body_object(answer);
@@ -289,33 +325,13 @@ void judge_followed(std::string_view rule, std::string_view keyed_on, SideState&
     return;
   }
   detail::FailureBudget budget(findings, rule, answer.exchange.url);
-  std::vector<UrlField> before = url_fields(*reference);
-  std::vector<std::string> followed, ignored;
-  bool replayed = false;
-  for (const UrlField& field : url_fields(*body)) {
-    const auto match =
-        std::find_if(before.begin(), before.end(), [&](const UrlField& f) { return f.key == field.key; });
-    if (match == before.end()) continue;
-    if (match->origin == asked && !ask.other_first) replayed = true;
-    if (match->origin != base) continue;
-    if (field.origin == asked) {
-      followed.push_back(field.key);
-    } else if (field.origin == base) {
-      ignored.push_back(field.key);
-    } else {
-      budget.fail("with " + ask.label + ": expected " + fields_text({field.key}) + " on " + asked +
-                  " (following it) or on " + base + " (ignoring it), got " + field.origin);
-    }
-  }
-  if (replayed)
-    budget.fail("expected the same URL asked afterwards without " + std::string(keyed_on) + " (" +
-                plain->exchange.url + ") on " + base + ", got " + asked + ", which " + ask.label +
-                " asked for: a shared cache that does not key on " + std::string(keyed_on) + "?");
-  if (!followed.empty() && !ignored.empty()) {
+  const Moves moves = classify(ask, *body, *reference, base, asked, keyed_on, plain->exchange.url, budget);
+  if (!moves.followed.empty() && !moves.ignored.empty()) {
     budget.fail("with " + ask.label + ": expected links and images to follow it alike, got " +
-                fields_text(followed) + " on " + asked + " but " + fields_text(ignored) + " on " + base);
-  } else if (!followed.empty() || !ignored.empty()) {
-    const bool follows = !followed.empty();
+                fields_text(moves.followed) + " on " + asked + " but " + fields_text(moves.ignored) + " on " +
+                base);
+  } else if (!moves.followed.empty() || !moves.ignored.empty()) {
+    const bool follows = !moves.followed.empty();
     const auto [earlier, inserted] = sides.followed.try_emplace(ask.label, follows, answer.exchange.url);
     if (!inserted && earlier->second.first != follows)
       budget.fail(ask.label + ": expected the deployment to answer it the same way on every URL, got it " +

@@ -5,7 +5,6 @@
 
 #include "entimg/contract/rules.hpp"
 #include "json_access.hpp"
-#include "json_parse.hpp"
 #include "query.hpp"
 
 namespace entimg::contract::detail {
@@ -19,14 +18,6 @@ constexpr std::uint64_t kCompressionLimit = 4;
 constexpr std::uint64_t kProxyLimit = 6;
 constexpr std::uint64_t kForwardedLimit = 8;
 constexpr std::uint64_t kHostLimit = 7;
-
-// The integer as decimal text; "" for any other value.
-std::string entity_text(std::optional<Json> value) {
-  if (!value || !is_integer(*value)) return "";
-  if (value->type() == simdjson::dom::element_type::INT64)
-    return std::to_string(value->get_int64().value_unsafe());
-  return std::to_string(value->get_uint64().value_unsafe());
-}
 
 // "scheme", "host[:port]" of a normalised origin.
 std::pair<std::string, std::string> split_origin(const std::string& origin) {
@@ -62,7 +53,7 @@ void SidePlan::learn_first_page(const Page& first) {
   if (!results) return;
   std::vector<std::pair<std::string, std::size_t>> shown;  // entity, records, in the page's order
   for (const Json record : *results) {
-    const std::string entity = entity_text(member(record, "entity"));
+    const std::string entity = integer_text(member(record, "entity"));
     if (entity.empty()) continue;
     auto at = std::find_if(shown.begin(), shown.end(), [&](const auto& e) { return e.first == entity; });
     if (at == shown.end()) at = shown.insert(shown.end(), {entity, 0});
@@ -90,25 +81,31 @@ Page SidePlan::fetch(const std::string& path, common::QueryParams params, std::u
   return page;
 }
 
-void SidePlan::judge(const Page& page, bool same_collection, std::string_view left_out,
+void SidePlan::judge(const Page& page, bool same_collection, const Headers& asked, std::string_view left_out,
                      const std::string& origin) {
+  const std::size_t before = findings_.failures().size();
   CheckContext context = context_;
   if (!origin.empty()) context.origin = origin;
   check_page(context, page, findings_, left_out);
   if (same_collection && count_)
     check_against_first(context_, {*count_, first_url_, "the first page"}, page, findings_);
+  findings_.set_request_headers(before, asked);
   coverage_.add(page);
 }
 
 // The browsable HTML is not a page: the header rules that hold for any representation judge it.
-void SidePlan::judge_html(const Page& page) {
+void SidePlan::judge_html(const Page& page, const Headers& asked) {
+  const std::size_t before = findings_.failures().size();
   for (const std::string_view rule : {"allow_header", "vary_accept"})
     rule_check<EveryPage>(rule).check(context_, page, findings_);
+  findings_.set_request_headers(before, asked);
   coverage_.add(page);
 }
 
 void SidePlan::side(std::string_view rule, const SideAsk& ask, const Page& answer, const Page* other) {
+  const std::size_t before = findings_.failures().size();
   rule_check<SideAnswer>(rule).check(state_, ask, answer, other, findings_);
+  findings_.set_request_headers(before, ask.headers);
 }
 
 // An offset with records on both sides of the window, so that its answer has both links.
@@ -177,15 +174,15 @@ void SidePlan::negotiation() {
     json_ask.other_first = html_first;
     side("accept_negotiated", html_ask, html, &json);
     side("accept_negotiated", json_ask, json, &html);
-    judge_html(html);
-    judge(json, true);
+    judge_html(html, html_accept);
+    judge(json, true, json_accept);
   }
   SideAsk api{"negotiation", "format=api", {}};
   api.wants_html = true;
   const Page page =
       fetch(context_.collection_path, {{"format", "api"}}, kNegotiationLimit, offset_for(kNegotiationLimit));
   side("accept_negotiated", api, page, nullptr);
-  judge_html(page);
+  judge_html(page, {});
 }
 
 // gzip, then the same URL plain (identity), then br: at most two answers held at once.
@@ -201,12 +198,12 @@ void SidePlan::compression() {
   const Page plain = fetch(path, {}, kCompressionLimit, offset, plain_ask.headers);
   side("compressed_as_asked", gzip_ask, *gzip, &plain);
   side("compressed_as_asked", plain_ask, plain, &*gzip);
-  judge(*gzip, true);
-  judge(plain, true);
+  judge(*gzip, true, gzip_ask.headers);
+  judge(plain, true, plain_ask.headers);
   gzip.reset();
   const Page br = fetch(path, {}, kCompressionLimit, offset, br_ask.headers);
   side("compressed_as_asked", br_ask, br, &plain);
-  judge(br, true);
+  judge(br, true, br_ask.headers);
 }
 
 // A TLS-terminating proxy's view: X-Forwarded-Proto: https with X-Forwarded-Host, then Forwarded (RFC 7239),
@@ -253,7 +250,7 @@ void SidePlan::judge_origin_pair(std::string_view rule, const SideAsk& ask, std:
   side(rule, in_order, asked, &*plain);
   const auto verdict = state_.followed.find(ask.label);
   const bool followed = verdict != state_.followed.end() && verdict->second.first;
-  judge(asked, true, "link_origin", followed ? ask.origin : context_.origin);
+  judge(asked, true, ask.headers, "link_origin", followed ? ask.origin : context_.origin);
   judge(*plain, true);
 }
 

@@ -21,10 +21,6 @@ inline constexpr std::string_view kEntityWithoutImages = "2147483647";
 inline constexpr std::string_view kBrowserAccept =
     "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
-/// Requests the sides send at most (one more when the filtered entity has over two records): the quick
-/// plan's request count in docs/contract.md adds these.
-inline constexpr std::uint64_t kSideRequests = 21;
-
 class SidePlan {
  public:
   SidePlan(Client& client, const CheckContext& context, const RunOptions& options, Findings& findings,
@@ -39,9 +35,9 @@ class SidePlan {
  private:
   Page fetch(const std::string& path, common::QueryParams params, std::uint64_t limit, std::uint64_t offset,
              const Headers& headers = {});
-  void judge(const Page& page, bool same_collection, std::string_view left_out = {},
-             const std::string& origin = {});
-  void judge_html(const Page& page);
+  void judge(const Page& page, bool same_collection, const Headers& asked = {},
+             std::string_view left_out = {}, const std::string& origin = {});
+  void judge_html(const Page& page, const Headers& asked);
   void side(std::string_view rule, const SideAsk& ask, const Page& answer, const Page* other);
   std::uint64_t offset_for(std::uint64_t limit);
 

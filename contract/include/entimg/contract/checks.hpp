@@ -21,6 +21,9 @@ struct Failure {
   std::string url;
   std::string pointer;  ///< JSON pointer into the body, when there is one
   std::optional<std::int64_t> record_id;
+  /// The headers the failing answer's request sent besides --header's (a side's Accept-Encoding, Host, …),
+  /// which a replay of it must send too.
+  Headers request_headers{};
 };
 
 /// Keeps what the checks found, bounded whatever the server sends: message, URL and pointer are cut
@@ -40,6 +43,9 @@ class Findings {
   /// Failures of the rule counted but not kept (past kKeptFailures).
   std::uint64_t left_out(std::string_view rule) const;
   void merge(const Findings& other);
+  /// Gives the failures found since failures().size() was `from`, and have no request headers yet, those of
+  /// their request (a side's), for reports to replay them.
+  void set_request_headers(std::size_t from, const Headers& headers);
 
  private:
   struct Tally {
