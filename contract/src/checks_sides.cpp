@@ -246,13 +246,16 @@ std::vector<UrlField> url_fields(Json body) {
   for (const char* key : {"next", "previous"})
     if (const auto url = detail::as_string(detail::member(body, key)))
       out.push_back({key, detail::normalised_origin(*url).value_or("?")});
-  if (const auto results = detail::member(body, "results"); results && results->is_array())
-    for (const Json record : results->get_array().value_unsafe()) {
-      const auto image = detail::as_string(detail::member(record, "image"));
-      const auto id = detail::record_id(record);
-      if (image && id)
-        out.push_back({"image:" + std::to_string(*id), detail::normalised_origin(*image).value_or("?")});
-    }
+  const auto results = detail::member(body, "results");
+  if (!results || !results->is_array()) return out;
+  // A copy: a range-for over value_unsafe() of the temporary get_array() would dangle.
+  const detail::JsonArray records = results->get_array().value_unsafe();
+  for (const Json record : records) {
+    const auto image = detail::as_string(detail::member(record, "image"));
+    const auto id = detail::record_id(record);
+    if (image && id)
+      out.push_back({"image:" + std::to_string(*id), detail::normalised_origin(*image).value_or("?")});
+  }
   return out;
 }
 
