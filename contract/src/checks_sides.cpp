@@ -313,8 +313,9 @@ Moves classify(const SideAsk& ask, Json body, Json reference, const std::string&
 // The verdict of an answer asked with a proxy's or another Host's headers, against the plain answer of the
 // same URL (reference §2.5: links and image take scheme and host from the same request): every URL that is
 // on the base origin in the plain answer follows the headers, or none does, and on every URL alike.
-void judge_followed(std::string_view rule, std::string_view keyed_on, SideState& sides, const SideAsk& ask,
-                    const Page& answer, const Page* plain, Findings& findings) {
+void judge_followed(std::string_view rule, SideState& sides, const SideAsk& ask, const Page& answer,
+                    const Page* plain, Findings& findings) {
+  const std::string_view keyed_on = ask.side == "host" ? "the Host" : "the forwarded headers";
   const auto body = detail::body_object(answer);
   const auto reference = plain ? detail::body_object(*plain) : std::nullopt;
   if (!body || !reference) return;  // the page rules report it
@@ -358,7 +359,7 @@ void judge_followed(std::string_view rule, std::string_view keyed_on, SideState&
 /// the base origin.
 void forwarded_origin(SideState& sides, const SideAsk& ask, const Page& answer, const Page* plain,
                       Findings& findings) {
-  judge_followed("forwarded_origin", "the forwarded headers", sides, ask, answer, plain, findings);
+  judge_followed("forwarded_origin", sides, ask, answer, plain, findings);
 }
 
 /// "Host of links and image comes from Host" (reference §2.5): under a second host name links and images are
@@ -366,7 +367,7 @@ void forwarded_origin(SideState& sides, const SideAsk& ask, const Page& answer, 
 /// asked before it, and the same URL asked with the base's Host still answers on the base origin.
 void host_origin(SideState& sides, const SideAsk& ask, const Page& answer, const Page* plain,
                  Findings& findings) {
-  judge_followed("host_origin", "the Host", sides, ask, answer, plain, findings);
+  judge_followed("host_origin", sides, ask, answer, plain, findings);
 }
 
 constexpr Rule kRules[] = {

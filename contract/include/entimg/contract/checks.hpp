@@ -97,8 +97,7 @@ struct SideAsk {
   std::string_view side{};  ///< "filter", "negotiation", "compression", "proxy" or "host"
   std::string label{};      ///< what it asked, as messages say it: "Accept-Encoding: gzip", "?entity=60986"
   Headers headers{};        ///< sent with it, each replacing --header's of the same name
-  std::string
-      origin{};  ///< proxy, host: the origin of links and images when the deployment follows the headers
+  std::string origin{};     ///< proxy, host: links' and images' origin when the headers are followed
   std::string entity{};     ///< filter: the entity asked for
   bool nested = false;      ///< filter: asked on /edw/api/entities/<entity>/images/ rather than with ?entity=
   bool wants_html = false;  ///< negotiation: the browsable HTML was asked for (else JSON)
