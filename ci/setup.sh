@@ -20,7 +20,10 @@ if ! $tools_only; then
     clang-format clang-14 libclang-rt-14-dev
     python3 python3-django python3-djangorestframework python3-django-filters
     wrk nginx-light time libjpeg-turbo-progs chromium prometheus
+    emscripten node-acorn
   )
+  # emscripten (3.1.6, clang 14) builds the mock's core as WebAssembly for the npm package (the wasm preset);
+  # its optimiser needs node-acorn, found through NODE_PATH=/usr/share/nodejs (set by the preset).
   # prometheus: the monitor's tests run their own server and promtool (where systemd runs, Debian's package
   # also starts its service on :9090; the tests never use it).
   # Node.js may already come from elsewhere (this image has NodeSource's, which bundles npm).
@@ -51,7 +54,8 @@ fi
 
 # npm tools used by the tests (ajv-cli: a second, independent JSON Schema validator; playwright-core: drives
 # Debian's Chromium in the browser tests; ctrf: the schema the suite's CTRF report is validated against;
-# json-schema-to-typescript and typescript: the schema's TypeScript types and the tsc checks).
+# json-schema-to-typescript and typescript: the schema's TypeScript types and the tsc checks; msw and pako: the
+# npm package's peer dependency and its deflate, installed next to it by its tests from npm's cache).
 # Installed again whenever package-lock.json is newer than the install.
 if ! $tools_only && [ -f "$here/package.json" ] &&
    { [ ! -f "$here/node_modules/.package-lock.json" ] ||

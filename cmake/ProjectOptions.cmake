@@ -1,6 +1,7 @@
 # Warnings and sanitizers as options applied to targets, never as global flags.
 option(ENTIMG_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
 option(ENTIMG_SANITIZE "Build with address and undefined-behaviour sanitizers" OFF)
+option(ENTIMG_NPM_TESTS "Build the npm package (the wasm preset) and test it against the native mock" OFF)
 
 function(entimg_target_defaults target)
   target_compile_features(${target} PUBLIC cxx_std_20)

@@ -25,13 +25,14 @@ int main(int argc, char** argv) {
     if (o.churn_inserts > 0 || o.churn_deletes > 0)
       dataset = make_churn_dataset(std::move(dataset), o.churn_inserts, o.churn_deletes, o.seed);
     auto live = std::make_shared<LiveDataset>(dataset, o.state);
-    if (live->dropped_entries() > 0)
-      std::cerr << "entities-images-mock: " << o.state->string() << ": dropped " << live->dropped_entries()
-                << " entry(ies) a crash left half-written\n";
+    // Each line not served, and why: a crash's cut line, or one the mock did not write.
+    for (const std::string& reason : live->dropped_reasons())
+      std::cerr << "entities-images-mock: dropped " << reason << "\n";
     // A live collection changes with time, so no answer is kept for a repeated request.
     const std::size_t memo_bytes = o.churn_inserts > 0 || o.churn_deletes > 0 ? 0 : o.memo_bytes;
-    ServerOptions server_options{o.host,   o.port, o.threads,  o.faults, o.cors,       o.log,
-                                 o.limits, o.gzip, memo_bytes, o.admin,  o.admin_port, o.journal_size};
+    ServerOptions server_options{o.host,       o.port,         o.threads,      o.faults,   o.cors,
+                                 o.log,        o.limits,       o.gzip,         memo_bytes, o.admin,
+                                 o.admin_port, o.journal_size, o.journal_bytes};
     MockServer server(std::make_shared<Service>(live, o.user), server_options);
     server.bind();
     std::cout << "listening on " << server.url() << "\n"

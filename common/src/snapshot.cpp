@@ -113,6 +113,24 @@ std::filesystem::path snapshot_file(const std::filesystem::path& dir, const std:
   return file;
 }
 
+namespace {
+
+// The digest a context has taken in, as lower-case hex.
+std::string digest_hex(EVP_MD_CTX* ctx) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(ctx, digest.data(), &length);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) {
+    hex.push_back(kHex[digest[i] >> 4]);
+    hex.push_back(kHex[digest[i] & 15]);
+  }
+  return hex;
+}
+
+}  // namespace
+
 std::string sha256_file(const std::filesystem::path& file, std::uint64_t* bytes) {
   // O_NONBLOCK: opening a FIFO with no writer must not block; fstat then refuses anything not regular.
   const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -137,17 +155,16 @@ std::string sha256_file(const std::filesystem::path& file, std::uint64_t* bytes)
     EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(got));
     total += static_cast<std::uint64_t>(got);
   }
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest.data(), &length);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 15]);
-  }
   if (bytes != nullptr) *bytes = total;
-  return hex;
+  return digest_hex(ctx.get());
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 is not available");
+  EVP_DigestUpdate(ctx.get(), bytes.data(), bytes.size());
+  return digest_hex(ctx.get());
 }
 
 SnapshotManifest open_snapshot(const std::filesystem::path& dir) {

@@ -1,5 +1,3 @@
-#include <httplib.h>
-
 #include <cctype>
 #include <charconv>
 #include <condition_variable>
@@ -8,6 +6,7 @@
 
 #include "entimg/contract/monitor.hpp"
 #include "entimg/contract/rules.hpp"
+#include "monitor_server.hpp"
 #include "stop_signals.hpp"
 
 namespace entimg::contract {
@@ -43,24 +42,23 @@ class Schedule {
   bool stopped_ = false;
 };
 
-void add_routes(httplib::Server& server, const MonitorState& state) {
-  server.Get("/metrics", [&state](const httplib::Request&, httplib::Response& res) {
-    res.set_content(state.metrics(), "text/plain; version=0.0.4; charset=utf-8");
-  });
-  for (const auto& [format, type] : {std::pair<std::string, std::string>{"html", "text/html; charset=utf-8"},
-                                     {"json", "application/json"}})
-    server.Get("/report." + format, [&state, format, type](const httplib::Request&, httplib::Response& res) {
-      if (const auto report = state.last_report(format)) return res.set_content(*report, type);
-      res.status = 503;
-      res.set_content("no run has ended yet: the first starts with the monitor; try again in a moment\n",
-                      "text/plain; charset=utf-8");
-    });
-  server.Get("/", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(
+detail::MonitorAnswer route(const MonitorState& state, std::string_view path) {
+  if (path == "/metrics") return {200, "text/plain; version=0.0.4; charset=utf-8", state.metrics()};
+  for (const auto& [format, type] :
+       {std::pair<std::string_view, std::string_view>{"html", "text/html; charset=utf-8"},
+        {"json", "application/json"}})
+    if (path == "/report." + std::string(format)) {
+      if (const auto report = state.last_report(std::string(format)))
+        return {200, std::string(type), *report};
+      return {503, "text/plain; charset=utf-8",
+              "no run has ended yet: the first starts with the monitor; try again in a moment\n"};
+    }
+  if (path == "/")
+    return {
+        200, "text/plain; charset=utf-8",
         "entities-images-contract monitor\n/metrics      Prometheus metrics\n/report.html  the last run's "
-        "report\n/report.json  the same for machines\n",
-        "text/plain; charset=utf-8");
-  });
+        "report\n/report.json  the same for machines\n"};
+  return {404, "text/plain; charset=utf-8", "not found: /metrics, /report.html, /report.json\n"};
 }
 
 // A run that could not start (a CA bundle that cannot be read, …) is reported as a run that could not
@@ -142,24 +140,19 @@ int run_monitor(const ClientOptions& client_options, const RunOptions& run_optio
   // A run never outlasts its slot unless told to: a hanging deployment would otherwise stack runs up.
   if (client.deadline.count() == 0) client.deadline = options.interval;
 
-  httplib::Server server;
-  server.new_task_queue = [] { return new httplib::ThreadPool(2); };
-  // cpp-httplib's default, SO_REUSEPORT, would let a second monitor share the port unnoticed.
-  server.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
-  add_routes(server, state);
-  int port = options.listen_port;
-  const bool bound = port == 0 ? (port = server.bind_to_any_port(options.listen_host)) > 0
-                               : server.bind_to_port(options.listen_host, port);
+  // One thread over one epoll set: slow or idle clients hold nothing (detail::MonitorServer).
+  detail::MonitorServerOptions listen;
+  listen.host = options.listen_host;
+  listen.port = options.listen_port;
+  detail::MonitorServer server(listen, [&state](std::string_view path) { return route(state, path); });
+  const int port = server.bind();
   const std::string where = shown_host(options.listen_host) + ":" + std::to_string(options.listen_port);
-  if (!bound) {
+  if (port < 0) {
     err << "entities-images-contract: monitor: cannot listen on " << where
         << ": the port is taken, or the address is not one of this machine's (--listen HOST:PORT)\n";
     return 2;
   }
-  std::thread serving([&server] { server.listen_after_bind(); });
+  std::thread serving([&server] { server.run(); });
   const std::string url = "http://" + shown_host(options.listen_host) + ":" + std::to_string(port);
   out << "listening on " << url << "\nmetrics at " << url << "/metrics, the last run's report at " << url
       << "/report.html and " << url << "/report.json\n"

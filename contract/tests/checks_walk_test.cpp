@@ -47,7 +47,7 @@ TEST_CASE("results_ascending: a repeated or decreasing id fails alone", "[result
   CHECK(failing_page_rules(with_ids({1, 5, 3})) == only("results_ascending"));
 }
 
-TEST_CASE("results_ascending: a missing key fails; --order-key orders by another field",
+TEST_CASE("results_ascending: a missing key fails, and --order-key orders by another field",
           "[results_ascending]") {
   json body = page_body(300, 0, 12);
   body["results"][4].erase("id");

@@ -77,7 +77,7 @@ TEST_CASE("quick mode sends 39 requests, as docs/contract.md says", "[e2e][toler
   CHECK(report.requests == 39);
 }
 
-TEST_CASE("Content-Type: application/json; charset=utf-8 passes", "[e2e][tolerated]") {
+TEST_CASE("Content-Type: application/json with charset=utf-8 passes", "[e2e][tolerated]") {
   expect_pass(run_tolerated("json-charset-utf8", GENERATE(as<std::size_t>{}, 1, 2)));
 }
 
@@ -93,7 +93,7 @@ TEST_CASE("pretty-printed JSON passes", "[e2e][tolerated]") {
   expect_pass(run_tolerated("pretty-printed-json", GENERATE(as<std::size_t>{}, 1, 2)));
 }
 
-TEST_CASE("JSON with \\u escapes and a trailing newline passes", "[e2e][tolerated]") {
+TEST_CASE("JSON with unicode escapes and a trailing newline passes", "[e2e][tolerated]") {
   expect_pass(run_tolerated("ascii-escaped-json", GENERATE(as<std::size_t>{}, 1, 2)));
 }
 

@@ -266,7 +266,7 @@ TEST_CASE("HttpExchange looks headers up case-insensitively", "[http]") {
   CHECK(ex.header_count("Missing") == 0);
 }
 
-TEST_CASE("GET, HEAD and OPTIONS reach the server; other methods are never sent", "[http]") {
+TEST_CASE("GET, HEAD and OPTIONS reach the server, and other methods are never sent", "[http]") {
   TestServer server;
   std::atomic<int> hits{0};
   server->Get("/api/items/", [&](const httplib::Request&, httplib::Response& res) {

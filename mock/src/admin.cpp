@@ -32,7 +32,9 @@ nlohmann::json faults_json(const FaultOptions& f) {
 // PUT /__mock/faults: the keys given replace the options in force; the others stay.
 std::string apply_faults(const nlohmann::json& body, FaultOptions& f) {
   if (!body.is_object()) return "the body must be a JSON object of fault options";
-  for (const auto& [key, value] : body.items()) {
+  for (const auto& item : body.items()) {
+    const std::string& key = item.key();  // not a structured binding: clang 14 (em++) cannot capture one
+    const nlohmann::json& value = item.value();
     const auto whole = [&](std::uint64_t max) -> std::optional<std::uint64_t> {
       if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<std::int64_t>() >= 0))
         return {};
@@ -98,7 +100,7 @@ HttpResponse admin_answer(AdminContext& context, const HttpRequest& request) {
     if (!filter) return problem(400, error);
     if (count) return json_answer(200, {{"count", context.journal.count(*filter)}});
     HttpResponse r = json_answer(200, nullptr);
-    r.body = journal_json(context.journal.select(*filter));
+    r.body = context.journal.listing(*filter);
     return r;
   }
   if (path == "/__mock/reset") {

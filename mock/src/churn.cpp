@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <unordered_set>
 
 #include "entimg/common/prng.hpp"
 
@@ -66,37 +65,69 @@ void ChurnDataset::restart() const {
   start_ns_ = now_ns();
 }
 
+// The timeline up to `inserts` and `deletes` changes, grown (to twice what was there, at least) when a moment
+// needs more; under cache_mutex_.
+std::shared_ptr<const ChurnDataset::Timeline> ChurnDataset::timeline_for(std::uint64_t inserts,
+                                                                         std::uint64_t deletes) const {
+  if (timeline_ && timeline_->insert_entities.size() >= inserts &&
+      timeline_->deleted_in_order.size() >= deletes)
+    return timeline_;
+  auto grown = timeline_ ? std::make_shared<Timeline>(*timeline_) : std::make_shared<Timeline>();
+  const auto target = [](std::size_t have, std::uint64_t need, std::uint64_t most) {
+    return need <= have ? have : std::min<std::uint64_t>(most, std::max<std::uint64_t>(need, 2 * have));
+  };
+  const std::uint64_t most_deletes = std::min(base_count_, kMaxChanges);
+  const std::uint64_t delete_to = target(grown->deleted_in_order.size(), deletes, most_deletes);
+  // The j-th delete removes a record still there, drawn from the base: the same ones at every replay.
+  std::vector<Record> one;
+  for (std::uint64_t j = grown->deleted_in_order.size() + 1; j <= delete_to; ++j) {
+    for (std::uint64_t attempt = 0;; ++attempt) {
+      const std::uint64_t p = draw(seed_, 2 + attempt * 16, j) % base_count_;
+      if (!grown->gone.insert(p).second) continue;
+      grown->deleted_in_order.push_back(p);
+      one.clear();
+      base_->page({}, p, 1, one);
+      grown->by_position.emplace_back(p, j);
+      grown->by_id.emplace_back(one.empty() ? 0 : one.front().id, j);
+      break;
+    }
+  }
+  std::sort(grown->by_position.begin(), grown->by_position.end());
+  std::sort(grown->by_id.begin(), grown->by_id.end());
+  const std::uint64_t insert_to = target(grown->insert_entities.size(), inserts, kMaxChanges);
+  for (std::uint64_t i = grown->insert_entities.size() + 1; i <= insert_to; ++i)
+    grown->insert_entities.push_back(inserted(i).entity);
+  timeline_ = std::move(grown);
+  return timeline_;
+}
+
+// A moment's state is its prefix of the timeline: one pass over it, whatever moment came before.
 std::shared_ptr<const ChurnDataset::State> ChurnDataset::state_now() const {
   const std::uint64_t ms = std::min(kMaxMs, request_ms ? *request_ms
                                                        : static_cast<std::uint64_t>(std::max<std::int64_t>(
                                                              0, (now_ns() - start_ns_.load()) / 1'000'000)));
   const std::uint64_t inserts = changes(rate_.inserts_per_minute, ms);
   const std::uint64_t deletes = std::min(base_count_, changes(rate_.deletes_per_minute, ms));
-  const std::lock_guard lock(cache_mutex_);
-  if (cache_ && cache_->inserted == inserts && cache_->deleted.size() == deletes) return cache_;
+  std::shared_ptr<const Timeline> timeline;
+  {
+    const std::lock_guard lock(cache_mutex_);
+    for (const auto& state : cache_)
+      if (state->inserted == inserts && state->deleted.size() == deletes) return state;
+    timeline = timeline_for(inserts, deletes);
+  }
   auto state = std::make_shared<State>();
   state->inserted = inserts;
-  // The j-th delete removes a record still there, drawn from the base: the same ones at every replay.
-  std::unordered_set<std::uint64_t> gone;
-  for (std::uint64_t j = 1; gone.size() < deletes; ++j) {
-    for (std::uint64_t attempt = 0;; ++attempt) {
-      const std::uint64_t p = draw(seed_, 2 + attempt * 16, j) % base_count_;
-      if (gone.insert(p).second) break;
-    }
-  }
-  state->deleted.assign(gone.begin(), gone.end());
-  std::sort(state->deleted.begin(), state->deleted.end());
-  std::vector<Record> one;
-  for (const std::uint64_t p : state->deleted) {
-    one.clear();
-    base_->page({}, p, 1, one);
-    state->deleted_entities.push_back(one.empty() ? 0 : one.front().entity);
-    state->deleted_ids.push_back(one.empty() ? 0 : one.front().id);
-  }
-  std::sort(state->deleted_ids.begin(), state->deleted_ids.end());
-  for (std::uint64_t i = 1; i <= inserts; ++i)
-    state->insert_entities.push_back(inserted(i).entity);
-  cache_ = state;
+  state->timeline = timeline;
+  state->deleted.reserve(deletes);
+  for (const auto& [position, step] : timeline->by_position)
+    if (step <= deletes) state->deleted.push_back(position);
+  state->deleted_ids.reserve(deletes);
+  for (const auto& [id, step] : timeline->by_id)
+    if (step <= deletes) state->deleted_ids.push_back(id);
+  constexpr std::size_t kStatesKept = 4;
+  const std::lock_guard lock(cache_mutex_);
+  if (cache_.size() == kStatesKept) cache_.erase(cache_.begin());
+  cache_.push_back(state);
   return state;
 }
 
@@ -119,7 +150,7 @@ Record ChurnDataset::inserted(std::uint64_t i) const {
 std::vector<Record> ChurnDataset::selection_records(const Selection& selection, const State& state) const {
   std::vector<Record> out;
   for (std::uint64_t i = 1; i <= state.inserted; ++i)
-    if (state.insert_entities[i - 1] == selection.entity) out.push_back(inserted(i));
+    if (state.timeline->insert_entities[i - 1] == selection.entity) out.push_back(inserted(i));
   std::vector<Record> base;
   base_->page(selection, 0, base_->count(selection), base);
   for (Record& r : base)

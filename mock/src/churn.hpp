@@ -10,6 +10,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "entimg/mock/dataset.hpp"
@@ -39,15 +41,25 @@ class ChurnDataset final : public Dataset {
   void restart() const override;
 
  private:
+  /// The changes in the order they happen, the same at every replay, computed once for every moment: the
+  /// j-th delete's base position (and id), the i-th insert's entity. A moment is a prefix of each.
+  struct Timeline {
+    std::vector<std::uint64_t> deleted_in_order;  // base positions, the j-th delete at j-1
+    std::unordered_set<std::uint64_t> gone;       // the same positions, to draw the next delete
+    /// Every delete as (base position, step), by position; and as (id, step), by id.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> by_position;
+    std::vector<std::pair<std::int64_t, std::uint64_t>> by_id;
+    std::vector<std::int64_t> insert_entities;  // of inserts 1, 2, ...
+  };
   /// The collection's state at one moment: inserts 1..inserted, and the base positions deleted.
   struct State {
     std::uint64_t inserted = 0;
-    std::vector<std::uint64_t> deleted;          // base positions, ascending, distinct
-    std::vector<std::int64_t> deleted_entities;  // the entity of each, same index
-    std::vector<std::int64_t> deleted_ids;       // sorted
-    std::vector<std::int64_t> insert_entities;   // of inserts 1..inserted
+    std::vector<std::uint64_t> deleted;     // base positions, ascending, distinct
+    std::vector<std::int64_t> deleted_ids;  // sorted
+    std::shared_ptr<const Timeline> timeline;
   };
   std::shared_ptr<const State> state_now() const;
+  std::shared_ptr<const Timeline> timeline_for(std::uint64_t inserts, std::uint64_t deletes) const;
   Record inserted(std::uint64_t i) const;  // the i-th insert, from 1
   std::vector<Record> selection_records(const Selection& selection, const State& state) const;
 
@@ -59,7 +71,8 @@ class ChurnDataset final : public Dataset {
   std::int64_t insert_order_;  // one below the lowest order: inserts are listed first
   mutable std::atomic<std::int64_t> start_ns_;
   mutable std::mutex cache_mutex_;
-  mutable std::shared_ptr<const State> cache_;  // the last state computed, reused while it holds
+  mutable std::shared_ptr<const Timeline> timeline_;         // grown as later moments need it
+  mutable std::vector<std::shared_ptr<const State>> cache_;  // the states of the last few moments
 };
 
 }  // namespace entimg::mock::detail

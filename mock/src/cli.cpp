@@ -292,6 +292,12 @@ void declare_browsers_and_logs(CLI::App& app, Options& o) {
       ->type_name("N")
       ->capture_default_str()
       ->transform(whole_number(1, 10'000'000, "a whole number from 1 to 10000000"));
+  app.add_option("--journal-bytes", o.journal_bytes,
+                 "and at most this many bytes of them (an entry counts as its JSON;\n"
+                 "of a body it keeps the first 16 KiB, its length and sha256)")
+      ->type_name("BYTES")
+      ->capture_default_str()
+      ->transform(whole_number(65536, std::uint64_t{1} << 34, "a size in bytes from 65536 to 17179869184"));
   CLI::Option* quiet = app.add_flag_callback(
       "--quiet", [&o] { o.log = LogFormat::none; }, "no request log (default: one line a request on stderr)");
   app.add_flag_callback(

@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <deque>
 #include <mutex>
 #include <queue>
@@ -41,10 +42,13 @@ constexpr std::uint64_t kListen = 1, kReady = 2, kStop = 3, kFirstConn = 16;
 constexpr std::size_t kReadChunk = 65536;
 constexpr std::size_t kEventsPerWait = 8;
 // After an answer that closes a connection whose client may still be sending, its bytes are read and
-// dropped for a while before the close, so that the close does not reset the answer away (nginx's
-// lingering close).
+// dropped before the close, so that the close does not reset the answer away (nginx's lingering close:
+// until the client pauses kLingerTime, at most kLingerMax in all). A client that sends a whole refused
+// body before it reads therefore still reads its 413. Reading is bounded per turn, so a fast sender
+// holds a worker no longer than any other connection does.
 constexpr Millis kLingerTime{2000};
-constexpr std::size_t kLingerBytes = std::size_t{1} << 20;
+constexpr Millis kLingerMax{30000};
+constexpr std::size_t kLingerReadsPerTurn = 64;
 constexpr Millis kTrickleTick{100};  // --slow-body: a tenth of the rate every 100 ms
 
 struct Conn {
@@ -78,8 +82,7 @@ struct Conn {
   TimePoint next_tick{}, last_progress{};
   bool close_after = false;
   bool lingering = false;
-  std::size_t discarded = 0;
-  TimePoint linger_until{};
+  TimePoint linger_until{}, linger_end{};
   // A request waiting out its delay.
   std::optional<HttpRequest> pending;
   Plan pending_plan;
@@ -101,6 +104,22 @@ void set_nonblocking(int fd) {
   if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
+// The Date header every answer carries (RFC 9110 §6.6.1: an origin server with a clock sends it), in
+// IMF-fixdate, as gunicorn and nginx write it.
+std::string date_header() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  char text[64];
+  const int n = std::snprintf(text, sizeof text, "Date: %s, %02d %s %04d %02d:%02d:%02d GMT\r\n",
+                              kDays[utc.tm_wday % 7], utc.tm_mday, kMonths[utc.tm_mon % 12],
+                              utc.tm_year + 1900, utc.tm_hour, utc.tm_min, utc.tm_sec);
+  return std::string(text, static_cast<std::size_t>(std::max(n, 0)));
+}
+
 // The answer to a request the front refuses: nginx's page for a body over --max-body (as documented for
 // that flag), else the status and a line naming the limit or the fault; the connection closes after it.
 std::string refusal(int status, std::string_view message) {
@@ -110,9 +129,9 @@ std::string refusal(int status, std::string_view message) {
     r.body = std::to_string(status) + " " + std::string(reason_phrase(status)) + "\n" + std::string(message) +
              "\n";
   }
-  return "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason_phrase(status)) +
-         "\r\nContent-Type: " + r.content_type + "\r\nContent-Length: " + std::to_string(r.body.size()) +
-         "\r\nConnection: close\r\n\r\n" + r.body;
+  return "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason_phrase(status)) + "\r\n" +
+         date_header() + "Content-Type: " + r.content_type +
+         "\r\nContent-Length: " + std::to_string(r.body.size()) + "\r\nConnection: close\r\n\r\n" + r.body;
 }
 
 bool no_body_status(int status) {
@@ -413,7 +432,7 @@ void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::st
   std::string& head = c.out_head;
   head.clear();
   head.append("HTTP/1.1 ").append(std::to_string(response.status)).append(" ");
-  head.append(reason_phrase(response.status)).append("\r\n");
+  head.append(reason_phrase(response.status)).append("\r\n").append(date_header());
   bool close = !keep_alive;
   bool chunked = false;  // a handler asking for Transfer-Encoding: chunked gets its body sent in chunks
   for (const auto& [name, value] : response.headers) {
@@ -425,10 +444,17 @@ void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::st
               (common::iequals_ascii(name, "Transfer-Encoding") && common::iequals_ascii(value, "chunked"));
     head.append(name).append(": ").append(value).append("\r\n");
   }
+  // An answer without a length (HttpResponse::without_content_length): gunicorn's framing.
+  const bool unframed = response.without_content_length && !no_body_status(response.status);
+  if (unframed && minor == 1 && method != "HEAD" && !chunked) {
+    chunked = true;
+    head.append("Transfer-Encoding: chunked\r\n");
+  }
+  if (unframed && minor == 0 && method != "HEAD") close = true;  // the close ends the body
   chunked = chunked && minor == 1 && !no_body_status(response.status);
   if (!response.content_type.empty())
     head.append("Content-Type: ").append(response.content_type).append("\r\n");
-  if (!no_body_status(response.status) && !chunked)
+  if (!no_body_status(response.status) && !chunked && !unframed)
     head.append("Content-Length: ").append(std::to_string(response.body.size())).append("\r\n");
   if (chunked && method != "HEAD") {
     std::string framed;
@@ -441,8 +467,6 @@ void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::st
     }
     response.body = std::move(framed.append("0\r\n\r\n"));
   }
-  // Django sends none; the mock says plainly that it serves no ranges (a Range header is ignored).
-  head.append("Accept-Ranges: none\r\n");
   if (close)
     head.append("Connection: close\r\n");
   else if (minor == 0)
@@ -518,9 +542,16 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
   }
   for (;;) {
     if (c.lingering) {
-      for (;;) {
+      for (std::size_t reads = 0;; ++reads) {
+        if (reads == kLingerReadsPerTurn) {  // more later: the timer brings it back at once
+          c.next_deadline = now;
+          return;
+        }
         const ssize_t n = recv(c.fd, chunk.data(), chunk.size(), 0);
-        if (n > 0 && (c.discarded += static_cast<std::size_t>(n)) < kLingerBytes) continue;
+        if (n > 0 && now < c.linger_end) {
+          c.linger_until = std::min(now + kLingerTime, c.linger_end);
+          continue;
+        }
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && now < c.linger_until) {
           c.next_deadline = c.linger_until;
@@ -547,6 +578,7 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
       shutdown(c.fd, SHUT_WR);
       c.lingering = true;
       c.linger_until = now + kLingerTime;
+      c.linger_end = now + kLingerMax;
       std::string().swap(c.in);
       continue;
     }
@@ -576,6 +608,12 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
       c.close_after = true;
       continue;
     }
+    if (c.parser.wants_continue() && !c.continue_sent) {
+      c.continue_sent = true;
+      c.out_head = "HTTP/1.1 100 Continue\r\n\r\n";
+      c.head_sent = 0;
+      continue;
+    }
     if (state == RequestParser::State::complete) {
       std::size_t consumed = 0;
       ParsedRequest parsed = c.parser.take(consumed);
@@ -585,12 +623,6 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
       admit(c, std::move(parsed));
       if (c.closed) return;
       now = Clock::now();
-      continue;
-    }
-    if (c.parser.wants_continue() && !c.continue_sent) {
-      c.continue_sent = true;
-      c.out_head = "HTTP/1.1 100 Continue\r\n\r\n";
-      c.head_sent = 0;
       continue;
     }
     // The request is not whole yet: check its clock, then read.

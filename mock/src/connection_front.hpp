@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "app.hpp"
 #include "entimg/mock/behaviour.hpp"
 #include "entimg/mock/http_types.hpp"
 #include "request_parser.hpp"
@@ -21,12 +22,6 @@ struct FrontOptions {
   int port = 0;
   std::size_t threads = 4;
   ConnectionLimits limits;
-};
-
-/// What the application decides for a request when it arrives: answer now, after a delay, or never.
-struct Admission {
-  Plan plan;                             ///< delay, drop, slow body, failure
-  std::optional<HttpResponse> response;  ///< the answer when it is known at once (a refusal, a preflight)
 };
 
 /// The application behind the front (the mock's service with its faults, CORS and log).

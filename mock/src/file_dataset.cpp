@@ -1,13 +1,12 @@
 // A collection loaded from a file of recorded or hand-written records (JSON Lines or a JSON array).
 #include <algorithm>
 #include <array>
-#include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "entimg/common/snapshot.hpp"
+#include "entimg/common/url.hpp"
 #include "entimg/mock/dataset.hpp"
 #include "record_json.hpp"
 
@@ -58,6 +57,36 @@ bool is_int64(const json& v) {
   return v.is_number_integer() && (v.is_number_unsigned() ? v.get<std::uint64_t>() <= INT64_MAX : true);
 }
 
+// A record is flat: nesting this deep is no record, and refusing it while parsing keeps both the parse and
+// the message that quotes the value (a recursive dump) off a deep stack.
+constexpr int kMaxNesting = 64;
+// A message quotes at most this many bytes of a value or of the parser's last token.
+constexpr std::size_t kMaxQuoted = 120;
+
+std::string quoted(const std::string& text) {
+  if (text.size() <= kMaxQuoted) return text;
+  return common::utf8_cut(text, kMaxQuoted, "…") + " (" + std::to_string(text.size()) + " bytes)";
+}
+
+// json::parse, refusing nesting deeper than kMaxNesting; a parse error's message is cut to a readable size.
+// `at` names where a byte of the text is ("data.jsonl:3").
+json parse_limited(std::string_view text, const std::function<std::string(std::size_t byte)>& at) {
+  const json::parser_callback_t depth_check = [&at](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxNesting)
+      throw DatasetError(at(0) + ": nests arrays/objects deeper than " + std::to_string(kMaxNesting) +
+                         " levels (a record's fields are flat)");
+    return true;
+  };
+  try {
+    return json::parse(text, depth_check);
+  } catch (const json::parse_error& e) {
+    throw DatasetError(at(e.byte) + ": invalid JSON: " + quoted(e.what()));
+  } catch (const json::exception& e) {  // a number too large for any integer or double
+    throw DatasetError(at(0) + ": invalid JSON: " + quoted(e.what()));
+  }
+}
+
 bool fits(const json& v, Kind kind) {
   switch (kind) {
     case Kind::Integer:
@@ -75,13 +104,16 @@ bool fits(const json& v, Kind kind) {
 // Checks one record object; returns "" or the problem.
 std::string check_record(const json& obj) {
   if (!obj.is_object()) return std::string("expected a JSON object (a record), got ") + obj.type_name();
-  for (const auto& [key, value] : obj.items()) {
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();  // not a structured binding: clang 14 (em++) cannot capture one
+    const json& value = item.value();
     const auto spec =
         std::find_if(kFields.begin(), kFields.end(), [&](const FieldSpec& f) { return key == f.name; });
     if (spec == kFields.end())
-      return "unknown field \"" + key + "\" (a record has the 15 fields of spec 2.1)";
+      return "unknown field \"" + quoted(key) + "\" (a record has the 15 fields of spec 2.1)";
     if (!fits(value, spec->kind))
-      return "field \"" + key + "\" must be " + kind_name(spec->kind) + ", got " + value.dump();
+      return "field \"" + quoted(key) + "\" must be " + kind_name(spec->kind) + ", got " +
+             quoted(value.dump());
   }
   for (const auto& f : kFields)
     if (std::string_view(f.name) != "image" && !obj.contains(f.name))
@@ -244,25 +276,7 @@ std::int64_t Dataset::max_id() const {
   return max;
 }
 
-std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path) {
-  if (std::filesystem::is_directory(path)) {
-    // A snapshot (common/snapshot.hpp): only a complete one whose files match its manifest.
-    std::filesystem::path records;
-    try {
-      (void)common::open_snapshot(path);
-      records = common::snapshot_file(path, "records.jsonl");  // a regular file inside it, resolved once
-    } catch (const std::runtime_error& e) {
-      throw DatasetError(e.what());
-    }
-    return load_dataset_file(records);
-  }
-  const std::string where = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DatasetError(where + ": cannot open the dataset file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-
+std::unique_ptr<Dataset> load_dataset_text(const std::string& text, const std::string& where) {
   std::vector<Record> records;
   std::unordered_set<std::int64_t> ids;
   auto add = [&](const json& obj, const std::string& at) {
@@ -275,13 +289,9 @@ std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path) {
 
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '[') {
-    json doc;
-    try {
-      doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-      throw DatasetError(where + ":" + std::to_string(line_of_offset(text, e.byte)) +
-                         ": invalid JSON: " + e.what());
-    }
+    const json doc = parse_limited(text, [&](std::size_t byte) {
+      return byte == 0 ? where : where + ":" + std::to_string(line_of_offset(text, byte));
+    });
     for (std::size_t i = 0; i < doc.size(); ++i)
       add(doc[i], where + ": record #" + std::to_string(i + 1));
   } else {
@@ -293,13 +303,8 @@ std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path) {
       const std::string_view line(text.data() + start, end - start);
       start = end + 1;
       if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-      json obj;
-      try {
-        obj = json::parse(line);
-      } catch (const json::parse_error& e) {
-        throw DatasetError(where + ":" + std::to_string(line_no) + ": invalid JSON: " + e.what());
-      }
-      add(obj, where + ":" + std::to_string(line_no));
+      const std::string at = where + ":" + std::to_string(line_no);
+      add(parse_limited(line, [&at](std::size_t) { return at; }), at);
     }
   }
   return std::make_unique<FileDataset>(std::move(records), where);

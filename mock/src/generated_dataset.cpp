@@ -101,7 +101,11 @@ Names make_names(Pcg32& rng, std::int64_t id) {
     names.original = format("%s %lld.%s", kCyrillicWords[word], n, ext);
     names.stored = format("%s_%lld.%s", cyrillic_slugs()[word].c_str(), n, ext);
   } else if (kind < 95) {
-    const std::string dir = format("%s/%s-%lld", pick(rng, kSections), pick(rng, kLatinWords), id);
+    // Draws in named steps: a call's arguments are evaluated in no fixed order (GCC, which made the
+    // collection, draws the last first; clang, em++'s compiler, the first first).
+    const char* word = pick(rng, kLatinWords);
+    const char* section = pick(rng, kSections);
+    const std::string dir = format("%s/%s-%lld", section, word, id);
     const std::string leaf = rng.chance(50) ? std::string("main") : format("detail-%lld", n % 10);
     names.original = format("%s/%s.%s", dir.c_str(), leaf.c_str(), ext);
     names.stored = format("%s.%s", leaf.c_str(), ext);
@@ -237,9 +241,11 @@ class GeneratedDataset final : public Dataset {
     if (rng.chance(10)) r.default_caption = pick(rng, kCaptions);
     if (rng.chance(10)) r.alt = r.default_caption.empty() ? pick(rng, kCaptions) : r.default_caption;
     if (rng.chance(5)) r.description = pick(rng, kDescriptions);
-    if (rng.chance(8))
-      r.subject_location = format("%lld,%lld", static_cast<long long>(rng.between(0, 4000)),
-                                  static_cast<long long>(rng.between(0, 3000)));
+    if (rng.chance(8)) {
+      const auto y = static_cast<long long>(rng.between(0, 3000));  // drawn first, as GCC always drew it
+      const auto x = static_cast<long long>(rng.between(0, 4000));
+      r.subject_location = format("%lld,%lld", x, y);
+    }
     r.mime_type = detail::guess_mime_type(names.stored);
     return r;
   }

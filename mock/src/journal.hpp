@@ -17,17 +17,18 @@
 
 namespace entimg::mock::detail {
 
+/// One request the mock answered. Its listing JSON is made when it is added, so the journal's size is what
+/// its listing will be, and the journal is bounded by bytes as well as by entries.
 struct JournalEntry {
   std::uint64_t seq = 0;  ///< 1, 2, ... in the order answers were made; never reused until a reset
   std::int64_t unix_ms = 0;
-  std::string method, target, path;
-  common::QueryParams query;  ///< decoded as Django's QueryDict decodes it
-  std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;  ///< at most kBodyKept bytes of the request body
-  bool body_cut = false;
-  int status = 0;  ///< 0: dropped without an answer
-  std::uint64_t bytes = 0;
-  double ms = 0;
+  std::string method, target, path;  ///< path: decoded; the query is read from target when filtering
+  std::string json;                  ///< the entry as GET /__mock/requests lists it
+
+  /// The bytes it holds, as counted against --journal-bytes.
+  std::size_t footprint() const {
+    return sizeof(JournalEntry) + method.size() + target.size() + path.size() + json.size();
+  }
 };
 
 /// Which entries a query selects: GET /__mock/requests?method=GET&path=/edw/api/entities-images/
@@ -47,23 +48,24 @@ struct JournalFilter {
 
 class RequestJournal {
  public:
-  static constexpr std::size_t kBodyKept = 65536;
+  /// Of a longer body the journal keeps this many bytes, with the whole body's length and sha256.
+  static constexpr std::size_t kBodyKept = 16384;
 
-  explicit RequestJournal(std::size_t capacity) : capacity_(capacity) {}
+  /// Keeps the latest `capacity` entries, and fewer when they would hold more than `max_bytes`.
+  RequestJournal(std::size_t capacity, std::size_t max_bytes) : capacity_(capacity), max_bytes_(max_bytes) {}
   void add(const HttpRequest& request, int status, std::uint64_t bytes, double ms);
-  std::vector<JournalEntry> select(const JournalFilter& filter) const;
+  /// {"count": N, "requests": [...]} of the entries the filter selects, oldest first.
+  std::string listing(const JournalFilter& filter) const;
   std::size_t count(const JournalFilter& filter) const;
   void clear();
+  std::size_t bytes() const;
 
  private:
-  std::size_t capacity_;
+  std::size_t capacity_, max_bytes_;
   mutable std::mutex mutex_;
   std::deque<JournalEntry> entries_;
+  std::size_t bytes_ = 0;
   std::uint64_t next_seq_ = 1;
 };
-
-/// The JSON the admin route answers for entries: {"count": N, "requests": [...]} (bodies as UTF-8 text,
-/// or base64 under "body_base64" when they are not).
-std::string journal_json(const std::vector<JournalEntry>& entries);
 
 }  // namespace entimg::mock::detail

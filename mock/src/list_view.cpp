@@ -1,12 +1,16 @@
 #include "list_view.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "basic_auth.hpp"
 #include "browsable.hpp"
+#include "entimg/mock/behaviour.hpp"
 #include "json_writer.hpp"
 #include "negotiation.hpp"
 #include "pagination.hpp"
@@ -18,30 +22,53 @@
 namespace entimg::mock::detail {
 namespace {
 
-// edw's @remove_empty_params_from_request: every key whose last value is blank is dropped.
+// edw's @remove_empty_params_from_request: every key whose last value is blank is dropped. One pass from
+// the end finds each key's last value, so the cost is linear in the parameters, as QueryDict's is.
 common::QueryParams without_blank_params(const common::QueryParams& params) {
+  if (std::none_of(params.begin(), params.end(), [](const auto& entry) { return entry.second.empty(); }))
+    return params;  // nothing blank: nothing to drop
+  std::unordered_map<std::string_view, bool> last_is_blank;
+  last_is_blank.reserve(params.size());
+  for (auto it = params.rbegin(); it != params.rend(); ++it)
+    last_is_blank.try_emplace(it->first, it->second.empty());
   common::QueryParams kept;
-  for (const auto& entry : params) {
-    const std::string* last = common::last_value(params, entry.first);
-    if (last && !last->empty()) kept.push_back(entry);
-  }
+  for (const auto& entry : params)
+    if (!last_is_blank[entry.first]) kept.push_back(entry);
   return kept;
+}
+
+// edw's filter set: ?entity= read as DecimalField reads it; its error, or the selection it makes.
+struct EntityFilter {
+  std::optional<std::string> error;
+  Selection selection;
+  bool admits(const Record& record) const {
+    return !selection.matches_nothing && (!selection.entity || *selection.entity == record.entity);
+  }
+};
+
+EntityFilter entity_filter(const common::QueryParams& params) {
+  EntityFilter filter;
+  if (const std::string* entity = common::last_value(params, "entity")) {
+    const DecimalLookup lookup = parse_decimal_lookup(*entity);
+    if (!lookup.valid || lookup.above_maximum)
+      filter.error = lookup.valid ? "Ensure this value is less than or equal to 1e+50." : "Enter a number.";
+    filter.selection.entity = lookup.value;
+    filter.selection.matches_nothing = !lookup.value.has_value();
+  }
+  return filter;
 }
 
 HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const common::QueryParams& params,
                        int indent, std::optional<PageControls>* controls = nullptr) {
-  Selection selection;
-  if (const std::string* entity = common::last_value(params, "entity")) {
-    const DecimalLookup lookup = parse_decimal_lookup(*entity);
-    if (!lookup.valid || lookup.above_maximum)
-      return field_errors({{"entity", lookup.valid ? "Ensure this value is less than or equal to 1e+50."
-                                                   : "Enter a number."}},
-                          indent);
-    selection.entity = lookup.value;
-    selection.matches_nothing = !lookup.value.has_value();
-  }
+  const EntityFilter filter = entity_filter(params);
+  if (filter.error) return field_errors({{"entity", *filter.error}}, indent);
+  const Selection& selection = filter.selection;
   const Window window = read_window(params);
   const std::uint64_t count = dataset.count(selection);
+  // LimitOffsetPagination queries only when 0 < count and offset <= count, as LIMIT <limit> OFFSET <offset>;
+  // MySQL, which edw runs on, refuses a LIMIT of 2^64 or more (error 1064): Django's 500 page.
+  if (count > 0 && window.offset <= BigUint(count) && window.limit > BigUint(UINT64_MAX))
+    return failure_response(500);
   if (controls) *controls = page_controls(request.url, window, count);
 
   // The page's records, fetched and written a batch at a time: a page of the whole collection then holds
@@ -132,17 +159,18 @@ std::vector<std::pair<std::string, std::string>> breadcrumbs(const ViewRequest& 
     keep = "?format=";
     common::append_quote_plus(keep, *f);
   }
-  // get_breadcrumbs resolves each prefix of the path, keeping the longest that names each view: the
+  // get_breadcrumbs(request.path) resolves each prefix of the decoded path, keeping the longest that names
+  // each view (so a pk written "%D9%A1" shows as "١"): the
   // root's crumb is its own path (suffix included), a detail's list is its path less the last segment
   // (edw's nested list on the nested route).
-  if (view.kind == ViewKind::Root) return {{"Api Root", request.path + keep}};
+  if (view.kind == ViewKind::Root) return {{"Api Root", request.request_path + keep}};
   std::vector<std::pair<std::string, std::string>> crumbs = {{"Api Root", "/edw/api/" + keep}};
   if (view.kind == ViewKind::Detail) {
-    const std::string_view path = request.path;
+    const std::string_view path = request.request_path;
     const std::size_t cut = path.find_last_of('/', path.size() - (path.ends_with('/') ? 2 : 1));
     crumbs.emplace_back(std::string(kListName.name), std::string(path.substr(0, cut + 1)) + keep);
   }
-  crumbs.emplace_back(std::string(view.name), request.path + keep);
+  crumbs.emplace_back(std::string(view.name), request.request_path + keep);
   return crumbs;
 }
 
@@ -182,7 +210,7 @@ Prelude begin_view(const ViewRequest& request, const common::QueryParams& params
     return {detail_error(406, "Could not satisfy the request Accept header.", 0, allow)};
   Prelude prelude;
   prelude.html = negotiated.renderer == Renderer::BrowsableApi;
-  prelude.indent = prelude.html ? 4 : negotiated.indent;  // the browsable page shows the JSON indented by 4
+  prelude.indent = negotiated.indent;  // the browsable page's JSON: indented by 4, unless the Accept says
   const AuthResult auth = basic_authenticate(request.authorization, request.user);
   if (!auth.failure.empty())
     prelude.answer =
@@ -227,22 +255,33 @@ HttpResponse root_answer(const ViewRequest& request, const Prelude& prelude) {
   return view_response(200, std::move(body), kRootAllow);
 }
 
-HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request, std::string_view pk,
-                           const Prelude& prelude) {
+HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request,
+                           const common::QueryParams& params, std::string_view pk, const Prelude& prelude) {
   const bool safe = request.method == "GET" || request.method == "HEAD" || request.method == "OPTIONS";
   if (!safe && !prelude.authenticated)
     return detail_error(403, "Authentication credentials were not provided.", prelude.indent, kDetailAllow);
   if (request.method != "PUT" && request.method != "PATCH" && request.method != "DELETE" && !safe)
     return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, kDetailAllow);
-  // get_object(): the pk as Django's IntegerField reads it (Python's int()); anything else is 404.
+  // get_object(): the queryset through edw's filter first (?entity= validated and applied, as on the list),
+  // then the pk as Django's IntegerField reads it (Python's int()); anything else is 404.
+  std::optional<EntityFilter> filter;
+  if (request.method != "OPTIONS" || prelude.authenticated) {
+    filter = entity_filter(params);
+    if (filter->error && request.method != "OPTIONS" && request.method != "PUT" && request.method != "PATCH")
+      return field_errors({{"entity", *filter->error}}, prelude.indent, kDetailAllow);
+  }
   std::optional<Record> record;
   if (const auto n = parse_python_int(pk); n && !n->negative)
     if (const auto id = as_int64(*n)) record = dataset.find_by_id(*id);
+  if (record && filter && !filter->admits(*record)) record.reset();
   // SimpleMetadata describes PUT for a user when get_object() finds the record (a 404 leaves it out).
   if (request.method == "OPTIONS")
     return options_metadata(prelude.indent, prelude.authenticated && record ? "PUT" : "", kDetailName);
-  if (request.method == "PUT" || request.method == "PATCH")
+  if (request.method == "PUT" || request.method == "PATCH") {
     if (auto failure = nested_update_prelude(request, prelude.indent)) return std::move(*failure);
+    if (filter && filter->error)
+      return field_errors({{"entity", *filter->error}}, prelude.indent, kDetailAllow);
+  }
   if (!record) return detail_error(404, "Not found.", prelude.indent, kDetailAllow);
   if (!safe)
     return detail_error(501, "entities-images-mock does not change records yet (updates are planned).",
@@ -278,7 +317,7 @@ HttpResponse detail_view(const Dataset& dataset, const ViewRequest& request, std
   const common::QueryParams params = without_blank_params(request.params);
   Prelude prelude = begin_view(request, params, kDetailName);
   if (prelude.answer) return std::move(*prelude.answer);
-  return finish(prelude, request, params, kDetailName, detail_answer(dataset, request, pk, prelude));
+  return finish(prelude, request, params, kDetailName, detail_answer(dataset, request, params, pk, prelude));
 }
 
 }  // namespace entimg::mock::detail

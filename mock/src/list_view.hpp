@@ -27,6 +27,8 @@ struct ViewRequest {
   std::string origin;                    ///< "scheme://host" of the request
   RequestUrl url;                        ///< what build_absolute_uri() gives, for the links
   std::string path;                      ///< the path as Django's escape_uri_path gives it
+  std::string
+      request_path;       ///< Django's request.path: decoded, broken UTF-8 re-percent-encoded (breadcrumbs)
   std::string full_path;  ///< request.get_full_path(): the path and, when not empty, "?" and the query
 };
 

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "entimg/common/snapshot.hpp"
+#include "entimg/common/url.hpp"
 #include "record_json.hpp"
 
 namespace entimg::mock {
@@ -98,6 +99,24 @@ bool before(const Record& a, const Record& b) {
 
 constexpr const char* kLog = "records.jsonl";
 constexpr const char* kMedia = "media";
+
+// An upload's file as the mock names it, filer_public/xx/yy/<uuid>/<name>: relative, five plain segments, so
+// that media/<file> stays inside the state directory whatever a hand-edited line says.
+bool upload_path_ok(std::string_view file) {
+  if (!file.starts_with("filer_public/")) return false;
+  std::size_t segments = 0;
+  for (std::size_t start = 0; start <= file.size();) {
+    std::size_t end = file.find('/', start);
+    if (end == std::string_view::npos) end = file.size();
+    const std::string_view segment = file.substr(start, end - start);
+    if (segment.empty() || segment == "." || segment == ".." ||
+        segment.find_first_of(std::string_view("\\\0", 2)) != std::string_view::npos)
+      return false;
+    ++segments;
+    start = end + 1;
+  }
+  return segments == 5;
+}
 constexpr const char* kDatasetNote = "dataset.txt";
 
 }  // namespace
@@ -141,6 +160,44 @@ std::size_t LiveDataset::reset() {
   return files.size();
 }
 
+// "" when the line is a record the mock wrote, whose file is inside the state directory with the recorded
+// size and sha256 (the record is then taken in); else why not.
+std::string LiveDataset::state_line_problem(const fs::path& dir, std::string_view line) {
+  nlohmann::json entry;
+  try {
+    entry = nlohmann::json::parse(line);
+  } catch (const nlohmann::json::parse_error&) {
+    return "not a record line (not JSON): edited or damaged, not written by the mock";
+  }
+  if (!entry.is_object() || !entry.contains("record") || !entry.contains("sha256") ||
+      !entry["sha256"].is_string())
+    return "not a record line (no \"record\" and \"sha256\"): edited or damaged, not written by the mock";
+  const auto& record = entry["record"];
+  if (const std::string problem = detail::check_record_json(record);
+      !problem.empty() || record.contains("image"))
+    return "not a record the mock wrote (" +
+           (problem.empty() ? std::string("it has an image URL") : problem) + ")";
+  Record r = detail::record_from_json(record);
+  if (!upload_path_ok(r.file))
+    return "file \"" + common::utf8_cut(r.file, 120, "…") +
+           "\" is not an upload's path (filer_public/xx/yy/<uuid>/<name>) inside the state directory";
+  const fs::path file = dir / kMedia / r.file;
+  std::uint64_t size = 0;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return "its file " + file.string() + " is missing";
+  try {
+    if (common::sha256_file(file, &size) != entry["sha256"].get<std::string>() ||
+        size != static_cast<std::uint64_t>(r.file_size))
+      return "its file " + file.string() + " does not match the recorded size and sha256";
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  if (r.id <= last_id_) return "id " + std::to_string(r.id) + " is not above the line before's";
+  last_id_ = r.id;
+  insert_created(std::move(r));
+  return "";
+}
+
 void LiveDataset::load_state() {
   const fs::path& dir = *state_dir_;
   std::error_code ec;
@@ -171,38 +228,24 @@ void LiveDataset::load_state() {
     buffer << in.rdbuf();
     text = buffer.str();
   }
-  std::size_t good_end = 0, at = 0;
+  std::size_t good_end = 0, at = 0, line_no = 0;
+  const std::string log_name = (dir / kLog).string();
   while (at < text.size()) {
     const std::size_t eol = text.find('\n', at);
+    ++line_no;
+    const std::string where = log_name + ":" + std::to_string(line_no) + ": ";
     if (eol == std::string::npos) {  // the last line was cut short: its write never finished
-      ++dropped_;
+      dropped_.push_back(where + "cut short (a crash left its write unfinished)");
       break;
     }
     const std::string_view line(text.data() + at, eol - at);
     at = eol + 1;
-    bool ok = false;
-    try {
-      const auto entry = nlohmann::json::parse(line);
-      const auto& record = entry.at("record");
-      if (detail::check_record_json(record).empty() && record.contains("image") == false) {
-        Record r = detail::record_from_json(record);
-        std::uint64_t size = 0;
-        const fs::path file = dir / kMedia / r.file;
-        ok = r.file.find("..") == std::string::npos && fs::is_regular_file(file) &&
-             common::sha256_file(file, &size) == entry.at("sha256").get<std::string>() &&
-             size == static_cast<std::uint64_t>(r.file_size) && r.id > last_id_;
-        if (ok) {
-          last_id_ = r.id;
-          insert_created(std::move(r));
-        }
-      }
-    } catch (const std::exception&) {
-      ok = false;
-    }
-    if (ok)
+    const std::string problem = state_line_problem(dir, line);
+    if (problem.empty()) {
       good_end = at;
-    else
-      ++dropped_;
+    } else {
+      dropped_.push_back(where + problem);
+    }
   }
   if (text.size() != good_end) {
     // Cut what follows the last good entry, so that the next record starts on a line of its own.

@@ -70,11 +70,14 @@ struct RendererInfo {
 constexpr std::array<RendererInfo, 2> kRenderers = {
     {{Renderer::Json, "json", "application", "json"}, {Renderer::BrowsableApi, "api", "text", "html"}}};
 
-int indent_of(const MediaType& accepted) {
+// JSONRenderer.get_indent: the accepted media type's indent, clamped to 0..8 (0: compact), when int() reads
+// it; else the renderer context's, which the browsable page sets to 4 (DRF hands it the same accepted
+// media type, so "*/*; indent=2" indents its JSON by 2).
+int indent_of(const MediaType& accepted, int otherwise) {
   const auto it = accepted.params.find("indent");
-  if (it == accepted.params.end()) return 0;
+  if (it == accepted.params.end()) return otherwise;
   const auto n = parse_python_int(it->second);
-  if (!n) return 0;
+  if (!n) return otherwise;
   if (n->negative) return 0;
   return static_cast<int>(std::min<std::uint64_t>(n->magnitude.saturated(), 8));
 }
@@ -106,7 +109,7 @@ Negotiated negotiate(std::optional<std::string_view> format, std::optional<std::
       for (const auto& type : group)
         if (type.accepted_by(renderer.main_type, renderer.sub_type)) {
           result.renderer = renderer.renderer;
-          if (renderer.renderer == Renderer::Json) result.indent = indent_of(type);
+          result.indent = indent_of(type, renderer.renderer == Renderer::Json ? 0 : 4);
           return result;
         }
   result.outcome = Negotiated::Outcome::NotAcceptable;

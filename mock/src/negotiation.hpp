@@ -11,7 +11,8 @@ enum class Renderer { Json, BrowsableApi };
 struct Negotiated {
   enum class Outcome { Ok, NotFound, NotAcceptable } outcome = Outcome::Ok;
   Renderer renderer = Renderer::Json;
-  int indent = 0;  ///< from "application/json; indent=N", clamped to 0..8
+  int indent =
+      0;  ///< from "application/json; indent=N", clamped to 0..8; the browsable page's: 4 unless given
 };
 
 /// format: the URL suffix or the last `format` parameter (blank ones already removed);

@@ -4,8 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include <zlib.h>
-
+#include "deflate.hpp"
 #include "entimg/common/prng.hpp"
 
 namespace entimg::mock::detail {
@@ -68,8 +67,7 @@ void png_chunk(std::string& out, std::string_view type, const std::string& data)
   put_u32(out, static_cast<std::uint32_t>(data.size()));
   const std::string body = std::string(type) + data;
   out += body;
-  put_u32(out, static_cast<std::uint32_t>(
-                   crc32(0, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size()))));
+  put_u32(out, crc32_of(body));
 }
 
 // Bits into bytes, 0xFF followed by a stuffed 0x00 as JPEG's entropy-coded data requires.
@@ -130,11 +128,7 @@ std::string placeholder_png(std::uint64_t key, std::int64_t id) {
       raw.push_back(static_cast<char>(ink ? 255 : bg.b));
     }
   }
-  uLongf packed_size = compressBound(static_cast<uLong>(raw.size()));
-  std::string packed(packed_size, '\0');
-  compress2(reinterpret_cast<Bytef*>(packed.data()), &packed_size, reinterpret_cast<const Bytef*>(raw.data()),
-            static_cast<uLong>(raw.size()), 9);
-  packed.resize(packed_size);
+  const std::string packed = zlib_compress(raw, 9);
 
   std::string png = "\x89PNG\r\n\x1a\n";
   std::string header;

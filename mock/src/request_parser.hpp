@@ -44,8 +44,11 @@ class RequestParser {
   State state() const { return state_; }
   /// Whether a request has begun (bytes other than the empty lines allowed before it).
   bool started() const { return started_; }
-  /// The head is complete and asks for "Expect: 100-continue" before a body not yet received.
-  bool wants_continue() const { return state_ == State::body && expect_continue_; }
+  /// The head is complete and asks for "Expect: 100-continue": the interim answer is due, whether the body
+  /// is still to come or came with the head (gunicorn and nginx send it either way).
+  bool wants_continue() const {
+    return (state_ == State::body || state_ == State::complete) && expect_continue_;
+  }
   const ParseError& error() const { return error_; }
   /// The complete request; `consumed` is how many bytes of the buffer it used. Resets for the next one.
   ParsedRequest take(std::size_t& consumed);

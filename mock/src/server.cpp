@@ -8,9 +8,8 @@
 #include <thread>
 #include <unordered_map>
 
-#include "admin.hpp"
+#include "app.hpp"
 #include "connection_front.hpp"
-#include "journal.hpp"
 
 namespace entimg::mock {
 
@@ -81,43 +80,35 @@ std::string url_of(const std::string& host, int port) {
 
 // The admin routes on a port of their own (--admin-port): nothing else is served there.
 struct AdminOnly final : detail::FrontHandler {
-  explicit AdminOnly(MockServer::Impl& i) : impl(i) {}
-  detail::Admission admit(const HttpRequest& request) override;
+  explicit AdminOnly(detail::MockApp& a) : app(a) {}
+  detail::Admission admit(const HttpRequest& request) override { return app.admit_admin_only(request); }
   HttpResponse respond(const HttpRequest&, const Plan&) override { return {}; }  // admit answers all
   void finished(const HttpRequest&, int, std::uint64_t, double) override {}
-  MockServer::Impl& impl;
+  detail::MockApp& app;
 };
 
-// The mock's side of the front: faults, CORS, gzip and the log around the service; the admin routes.
+// The epoll front's side of the mock: the application (detail::MockApp: faults, CORS, gzip, admin routes,
+// journal, log) and the memo of answers to repeated requests.
 struct MockServer::Impl final : detail::FrontHandler {
   Impl(RequestHandler h, ServerOptions o)
-      : handler(std::move(h)),
-        options(std::move(o)),
-        planner(options.faults),
+      : options(std::move(o)),
+        app(std::move(h),
+            detail::AppOptions{options.faults, options.cors, options.gzip, options.admin,
+                               options.admin_port >= 0, options.journal_size, options.journal_bytes,
+                               options.log},
+            [this](const std::string& line) {
+              const std::lock_guard lock(log_mutex);
+              std::cerr << line << '\n';
+            }),
         front(detail::FrontOptions{options.host, options.port, worker_count(options.threads), options.limits},
               *this),
-        admin_only(*this) {
-    if (!options.admin) return;
-    journal.emplace(options.journal_size);
-    admin.emplace(detail::AdminContext{*journal, planner, options.faults, {}});
-    if (options.admin_port >= 0)
+        admin_only(app) {
+    if (options.admin && options.admin_port >= 0)
       admin_front.emplace(detail::FrontOptions{options.host, options.admin_port, 2, options.limits},
                           admin_only);
   }
 
-  detail::Admission admit(const HttpRequest& request) override {
-    detail::Admission admission;
-    if (auto preflight = cors_preflight(options.cors, request)) {
-      admission.response = std::move(*preflight);
-    } else if (admin && !admin_front && detail::is_admin_path(request.target)) {
-      admission.response = detail::admin_answer(*admin, request);
-    } else {
-      admission.plan = planner.plan(request);
-      if (admission.plan.refusal) admission.response = std::move(*admission.plan.refusal);
-    }
-    if (admission.response) wrap(request, *admission.response);
-    return admission;
-  }
+  detail::Admission admit(const HttpRequest& request) override { return app.admit(request); }
 
   HttpResponse respond(const HttpRequest& request, const Plan& plan) override {
     std::optional<std::string> key;
@@ -126,72 +117,30 @@ struct MockServer::Impl final : detail::FrontHandler {
       version = data_version();
       if (auto kept = memo->find(*key, version)) return std::move(*kept);
     }
-    HttpResponse response;
-    if (plan.fail_status) {
-      response = failure_response(*plan.fail_status);
-    } else {
-      try {
-        response = handler(request);
-      } catch (const std::exception& e) {
-        // A bug, not the client's doing: answered as Django answers an unhandled exception.
-        response = failure_response(500);
-        const std::lock_guard lock(log_mutex);
-        std::cerr << "entities-images-mock: error answering " << request.method << " " << request.target
-                  << ": " << e.what() << '\n';
-      }
-    }
-    wrap(request, response);
+    HttpResponse response = app.respond(request, plan);
     if (key) memo->keep(std::move(*key), version, response);
     return response;
   }
 
   void finished(const HttpRequest& request, int status, std::uint64_t bytes, double milliseconds) override {
-    if (journal && (admin_front || !detail::is_admin_path(request.target)))
-      journal->add(request, status, bytes, milliseconds);
-    if (options.log == LogFormat::none) return;
-    const std::string line =
-        log_line(options.log, request.method, request.target, status, bytes, milliseconds);
-    const std::lock_guard lock(log_mutex);
-    std::cerr << line << '\n';
+    app.finished(request, status, bytes, milliseconds);
   }
 
-  // The middleware around the view, innermost first: CORS, then --gzip.
-  void wrap(const HttpRequest& request, HttpResponse& response) const {
-    add_cors_headers(options.cors, request, response);
-    if (options.gzip) apply_gzip_middleware(request, response);
-  }
-
-  RequestHandler handler;
   std::function<std::uint64_t()> data_version;  // set for the service, whose answers the memo keeps
   std::optional<AnswerMemo> memo;
   ServerOptions options;
-  FaultPlanner planner;
+  std::mutex log_mutex;
+  detail::MockApp app;
   detail::ConnectionFront front;
   AdminOnly admin_only;
-  std::optional<detail::RequestJournal> journal;  // with --admin
-  std::optional<detail::AdminContext> admin;
   std::optional<detail::ConnectionFront> admin_front;  // with --admin-port
-  std::mutex log_mutex;
   std::thread thread, admin_thread;
 };
-
-detail::Admission AdminOnly::admit(const HttpRequest& request) {
-  detail::Admission admission;
-  if (auto preflight = cors_preflight(impl.options.cors, request))
-    admission.response = std::move(*preflight);
-  else if (detail::is_admin_path(request.target))
-    admission.response = detail::admin_answer(*impl.admin, request);
-  else
-    admission.response =
-        HttpResponse{404, "application/json", {}, R"({"detail":"only /__mock/ routes here"})"};
-  add_cors_headers(impl.options.cors, request, *admission.response);
-  return admission;
-}
 
 MockServer::MockServer(std::shared_ptr<const Service> service, ServerOptions options)
     : MockServer([service](const HttpRequest& request) { return service->handle(request); },
                  std::move(options)) {
-  if (impl_->admin) impl_->admin->reset_uploads = [service] { return service->reset_uploads(); };
+  impl_->app.set_reset_uploads([service] { return service->reset_uploads(); });
   if (impl_->options.memo_bytes == 0) return;
   impl_->data_version = [service] { return service->data_version(); };
   impl_->memo.emplace(impl_->options.memo_bytes);
@@ -233,7 +182,7 @@ void MockServer::stop() {
 }
 
 std::string MockServer::admin_url() const {
-  if (!impl_->admin) return "";
+  if (!impl_->app.admin()) return "";
   return impl_->admin_front ? url_of(impl_->options.host, admin_port_) + "/__mock/" : url() + "/__mock/";
 }
 

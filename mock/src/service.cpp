@@ -74,6 +74,34 @@ std::string escape_uri_path(std::string_view path) {
   return detail::quote(path, "/:@&+$,-_.!~*'()");
 }
 
+// Django's request.path: the decoded path, with each byte that is not part of well-formed UTF-8
+// percent-encoded again (repercent_broken_unicode).
+std::string repercent_broken_utf8(std::string_view path) {
+  const std::string replaced = common::utf8_replace_invalid(path);
+  if (replaced.size() == path.size() && replaced == path) return replaced;
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (std::size_t i = 0; i < path.size();) {
+    std::size_t n = 1;
+    const auto b0 = static_cast<unsigned char>(path[i]);
+    if (b0 >= 0xC2 && b0 <= 0xF4) {
+      n = b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
+      const std::string_view piece = path.substr(i, n);
+      if (piece.size() != n || common::utf8_replace_invalid(piece) != piece) n = 0;
+    } else if (b0 >= 0x80) {
+      n = 0;
+    }
+    if (n == 0) {
+      out.append({'%', kHex[b0 >> 4], kHex[b0 & 15]});
+      ++i;
+    } else {
+      out.append(path.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 // WSGI servers hand Django the query string as latin-1 text; a raw byte >= 0x80 therefore reaches
 // parse_qs as the code point U+00XX (iri_to_uri and unquote keep it), while %XX escapes are bytes.
 std::string wsgi_query_as_uri(std::string_view raw) {
@@ -222,7 +250,13 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
 
   // CommonMiddleware asks for the host first, on every path.
   const std::optional<std::string> host = request_host(request);
-  if (!host) return detail::django_bad_request();
+  // DisallowedHost comes out of CommonMiddleware's process_request, so its process_response, which sets
+  // Content-Length, never sees this answer: the server frames it without one.
+  if (!host) {
+    HttpResponse refused = detail::django_bad_request();
+    refused.without_content_length = true;
+    return refused;
+  }
 
   // MEDIA_URL: each record's picture (a placeholder made for it; docs/mock.md). Only files of records
   // are served, looked up by exact path, so nothing else can be reached however the path is spelled.
@@ -262,6 +296,7 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
   const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
   view.origin = scheme + "://" + *host;
   view.path = escape_uri_path(path);
+  view.request_path = repercent_broken_utf8(path);
   // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
   view.full_path = query.empty() ? view.path : view.path + "?" + detail::quote(query, "/#%[]=:;$&()+,!?*@'~");
   view.url.origin_and_path = view.origin + view.path;

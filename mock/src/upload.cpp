@@ -148,7 +148,10 @@ HttpResponse create_from_body(LiveDataset& dataset, const ViewRequest& request, 
   const ValidatedUpload valid = validate_upload(data, dataset);
   if (valid.fails) return server_error();
   if (!valid.errors.empty()) return field_errors(valid.errors, indent);
-  if (!django_accepts_filename(*valid.image->filename)) return django_bad_request();
+  // Django's get_valid_filename on the name, then, as the storage saves it, on filer's stored name: a
+  // name slugify leaves nothing of ("...") is refused there too.
+  if (!django_accepts_filename(*valid.image->filename) || filer_stored_name(*valid.image->filename).empty())
+    return django_bad_request();
   return store(dataset, request, valid, indent);
 }
 

@@ -20,7 +20,8 @@ HttpResponse detail_error(int status, std::string_view message, int indent, std:
   return view_response(status, std::move(body), allow);
 }
 
-HttpResponse field_errors(const std::vector<std::pair<std::string, std::string>>& errors, int indent) {
+HttpResponse field_errors(const std::vector<std::pair<std::string, std::string>>& errors, int indent,
+                          std::string_view allow) {
   std::string body;
   JsonWriter w(body, indent);
   w.begin_object();
@@ -31,7 +32,7 @@ HttpResponse field_errors(const std::vector<std::pair<std::string, std::string>>
     w.end_array();
   }
   w.end_object();
-  return view_response(400, std::move(body));
+  return view_response(400, std::move(body), allow);
 }
 
 }  // namespace entimg::mock::detail

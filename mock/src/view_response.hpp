@@ -23,6 +23,7 @@ HttpResponse detail_error(int status, std::string_view message, int indent = 0,
                           std::string_view allow = kListAllow);
 
 /// A validation error: {"field": ["message"], ...} with status 400, fields in the order given.
-HttpResponse field_errors(const std::vector<std::pair<std::string, std::string>>& errors, int indent);
+HttpResponse field_errors(const std::vector<std::pair<std::string, std::string>>& errors, int indent,
+                          std::string_view allow = kListAllow);
 
 }  // namespace entimg::mock::detail

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "entimg/common/snapshot.hpp"
 #include "entimg/mock/server.hpp"
 #include "journal.hpp"
 
@@ -78,7 +79,8 @@ TEST_CASE("the journal lists what the app asked, filtered, and forgets on DELETE
   CHECK(client.Get("/__mock/nothing")->status == 404);
 }
 
-TEST_CASE("faults change at run time; reset takes uploads, journal and faults back to the start", "[admin]") {
+TEST_CASE("faults change at run time, and reset takes uploads, journal and faults back to the start",
+          "[admin]") {
   AdminMock mock;
   httplib::Client client("127.0.0.1", mock.server.port());
   client.set_basic_auth("alice", "s3cret");
@@ -150,7 +152,7 @@ TEST_CASE("without --admin, /__mock/ is an ordinary path", "[admin]") {
 }
 
 TEST_CASE("the journal keeps the latest entries up to its size and cuts long bodies", "[admin]") {
-  detail::RequestJournal journal(3);
+  detail::RequestJournal journal(3, std::size_t{1} << 30);
   HttpRequest r;
   r.method = "POST";
   r.body = std::string(detail::RequestJournal::kBodyKept + 10, 'x');
@@ -158,9 +160,51 @@ TEST_CASE("the journal keeps the latest entries up to its size and cuts long bod
     r.target = "/p?i=" + std::to_string(i);
     journal.add(r, 201, 0, 0);
   }
-  const auto kept = journal.select({});
-  REQUIRE(kept.size() == 3);
-  CHECK(kept.front().seq == 3);
-  CHECK(kept.front().body.size() == detail::RequestJournal::kBodyKept);
-  CHECK(kept.front().body_cut);
+  const auto listing = nlohmann::json::parse(journal.listing({}));
+  REQUIRE(listing["count"] == 3);
+  const auto& first = listing["requests"][0];
+  CHECK(first["seq"] == 3);
+  CHECK(first["body"].get<std::string>().size() == detail::RequestJournal::kBodyKept);
+  CHECK(first["body_cut"] == true);
+  CHECK(first["body_length"] == detail::RequestJournal::kBodyKept + 10);
+  CHECK(first["body_sha256"] == entimg::common::sha256_hex(r.body));
+}
+
+// Before the byte bound, 10,000 anonymous 121 KiB POSTs kept 640 MB of bodies and their listing built 4.3 GB.
+TEST_CASE("the journal is bounded by bytes: big bodies evict old entries, the listing stays within the bound",
+          "[admin]") {
+  constexpr std::size_t kBound = std::size_t{1} << 20;
+  detail::RequestJournal journal(10000, kBound);
+  HttpRequest r;
+  r.method = "POST";
+  r.target = "/edw/api/entities-images/";
+  r.body = std::string(121 * 1024, '\x01');  // not text: kept as base64, the larger form
+  r.body[0] = '\xff';
+  for (int i = 0; i < 200; ++i)
+    journal.add(r, 403, 58, 0.1);
+  CHECK(journal.bytes() <= kBound);
+  const std::string listing = journal.listing({});
+  CHECK(listing.size() <= kBound);
+  const auto parsed = nlohmann::json::parse(listing);
+  CHECK(parsed["count"].get<std::size_t>() > 10);
+  CHECK(parsed["count"].get<std::size_t>() < 200);
+  CHECK(parsed["requests"].back()["seq"] == 200);  // the latest are kept
+  CHECK(parsed["requests"].back()["body_length"] == 121 * 1024);
+}
+
+TEST_CASE("the journal's after= and before= refuse days a month does not have", "[admin]") {
+  CHECK_FALSE(detail::JournalFilter::parse("after=2026-02-30T00:00:00Z").first);
+  CHECK_FALSE(detail::JournalFilter::parse("before=2026-04-31T00:00:00Z").first);
+  CHECK_FALSE(detail::JournalFilter::parse("after=2025-02-29T00:00:00Z").first);
+  CHECK(detail::JournalFilter::parse("after=2028-02-29T00:00:00Z").first);
+  CHECK(detail::JournalFilter::parse("after=2026-02-28T23:59:59.999Z").first);
+}
+
+TEST_CASE("the journal's query.NAME filter tells a bare name from an empty value", "[admin]") {
+  const auto bare = detail::JournalFilter::parse("query.limit").first;
+  REQUIRE(bare);
+  CHECK_FALSE(bare->params.front().second);
+  const auto empty = detail::JournalFilter::parse("query.limit=").first;
+  REQUIRE(empty);
+  CHECK(empty->params.front().second == std::optional<std::string>(""));
 }

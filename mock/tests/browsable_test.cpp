@@ -29,6 +29,24 @@ std::string between(const std::string& page, std::string_view from, std::string_
 }
 }  // namespace
 
+// Before: the crumbs showed the path re-encoded ("%D9%A1"); DRF's get_breadcrumbs walks request.path.
+TEST_CASE("breadcrumbs show the decoded path, as Django's request.path is", "[browsable]") {
+  const auto first = nlohmann::json::parse(ask("/edw/api/entities-images/?limit=1").body)["results"][0]["id"];
+  std::string arabic;  // the id in Arabic-Indic digits, which int() reads
+  for (const char d : first.dump())
+    arabic += "\xD9" + std::string(1, static_cast<char>(0xA0 + (d - '0')));
+  std::string encoded;
+  for (const char c : arabic) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    const auto u = static_cast<unsigned char>(c);
+    encoded += std::string{'%', kHex[u >> 4], kHex[u & 15]};
+  }
+  const HttpResponse page = ask("/edw/api/entities-images/" + encoded + ".api");
+  REQUIRE(page.status == 200);
+  CHECK_THAT(page.body, Catch::Contains("href=\"/edw/api/entities-images/" + arabic + ".api\""));
+  CHECK_THAT(page.body, Catch::Contains("href=\"/edw/api/entities-images/\""));
+}
+
 TEST_CASE("urlize links what Django's urlize links and escapes the rest", "[browsable]") {
   CHECK(urlized(R"("http://a.b/x?y=1&z=2", see www.example.com, mail a@b.org. (http://c.d/e))") ==
         R"(&quot;<a href="http://a.b/x?y=1&amp;z=2" rel="nofollow">http://a.b/x?y=1&amp;z=2</a>&quot;, see )"

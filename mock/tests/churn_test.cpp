@@ -97,7 +97,7 @@ TEST_CASE("an app paging while records come and go sees duplicates and misses, a
   CHECK(deleting->count({}) > 0);
 }
 
-TEST_CASE("X-Mock-Time picks the moment a request sees; a malformed one is a 400", "[churn]") {
+TEST_CASE("X-Mock-Time picks the moment a request sees, and a malformed one is a 400", "[churn]") {
   const Service service(make_churn_dataset(make_generated_dataset(100, 1), 60, 0, 2));
   const auto count_at = [&service](const std::string& ms) {
     HttpRequest r;

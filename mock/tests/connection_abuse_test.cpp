@@ -168,7 +168,7 @@ TEST_CASE("pipelined requests are all answered, in order", "[abuse]") {
   close(fd);
 }
 
-TEST_CASE("a half-closed request is answered; HTTP/1.0 is answered and closed", "[abuse]") {
+TEST_CASE("a half-closed request is answered, and HTTP/1.0 is answered and closed", "[abuse]") {
   RunningMock mock;
   {
     const int fd = connect_to(mock.port());
@@ -201,7 +201,7 @@ TEST_CASE("a half-closed request is answered; HTTP/1.0 is answered and closed", 
   }
 }
 
-TEST_CASE("a head not whole within --head-timeout gets 408 and a close; a silent connection is closed",
+TEST_CASE("a head not whole within --head-timeout gets 408 and a close, and a silent connection is closed",
           "[abuse]") {
   RunningMock mock;
   const int fd = connect_to(mock.port());
@@ -233,6 +233,39 @@ TEST_CASE("delays hold no worker: abandoned ones are let go, and one above --max
   const Answer refused = send_then_read(mock.port(), get_request(kPage, true, "X-Mock-Latency: 60001\r\n"));
   CHECK(refused.status == 400);
   CHECK(refused.body.find("--max-delay") != std::string::npos);
+}
+
+// Before: the mock read at most 1 MiB of a refused body before closing, so a client that sent all of it
+// first met a reset instead of its 413.
+TEST_CASE("a client that sends a whole refused body before reading still reads its 413", "[abuse]") {
+  RunningMock mock;  // --max-body 1 MiB
+  const std::string body(16 << 20, 'x');
+  const int fd = connect_to(mock.port());
+  REQUIRE(fd >= 0);
+  const bool sent =
+      send_all(fd,
+               "POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+               "Content-Length: " +
+                   std::to_string(body.size()) + "\r\n\r\n" + body,
+               Millis(10000));
+  CHECK(sent);
+  std::string carry;
+  CHECK(read_answer(fd, carry, Millis(5000)).status == 413);
+  close(fd);
+}
+
+TEST_CASE("Expect: 100-continue is answered 100 even when the body came with the head, as gunicorn does",
+          "[abuse]") {
+  RunningMock mock;
+  const int fd = connect_to(mock.port());
+  REQUIRE(send_all(
+      fd, "GET /edw/api/entities-images/?limit=1 HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n"));
+  std::string seen;
+  char buffer[4096];
+  for (ssize_t n = 0; seen.size() < 40 && (n = recv(fd, buffer, sizeof buffer, 0)) > 0;)
+    seen.append(buffer, static_cast<std::size_t>(n));
+  CHECK(seen.starts_with("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"));
+  close(fd);
 }
 
 TEST_CASE("Expect: 100-continue gets the interim answer before the body is sent", "[abuse]") {

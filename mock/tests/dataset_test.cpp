@@ -183,3 +183,32 @@ TEST_CASE("a bad dataset file is refused with the line and the problem", "[datas
   CHECK_THROWS_AS(load_dataset_file("/nonexistent/entimg.jsonl"), DatasetError);
   CHECK(load_dataset_file(write_temp("empty.jsonl", ""))->count({}) == 0);
 }
+
+// Before: a field nested 100,000 deep crashed the load (SIGSEGV, no message), and a message quoted a bad
+// value whole (5 MB for a 5M-digit number; here 1M digits).
+TEST_CASE("a dataset nested too deep or with a huge bad value gets a short message, not a crash",
+          "[dataset]") {
+  const auto message_of = [](const std::string& name, const std::string& text) {
+    try {
+      load_dataset_file(write_temp(name, text));
+    } catch (const DatasetError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const std::string& text : {std::string(kGoodRecord).replace(6, 1, deep), "[" + deep + "]", deep}) {
+    const std::string m = message_of("deep.jsonl", text);
+    CHECK_THAT(m, Catch::Contains("deep.jsonl") && Catch::Contains("nests arrays/objects deeper than 64"));
+  }
+  const std::string huge = message_of(
+      "huge.jsonl", std::string(kGoodRecord).replace(6, 1, "\"" + std::string(1'000'000, '9') + "\""));
+  REQUIRE(huge.size() < 400);  // before anything quotes it in a failure
+  CHECK_THAT(huge, Catch::Contains("huge.jsonl:1: field \"id\" must be an integer, got \"999"));
+  CHECK_THAT(huge, Catch::Contains("(1000002 bytes)"));
+  for (const std::string& number : {std::string(1'000'000, '9') + "x", std::string(1'000'000, '9')}) {
+    const std::string bad = message_of("bad.jsonl", "{\"id\": 1" + number + "}");
+    REQUIRE(bad.size() < 400);
+    CHECK_THAT(bad, Catch::Contains("bad.jsonl:1: invalid JSON"));
+  }
+}

@@ -44,4 +44,9 @@ TEST_CASE("indent comes from the accepted JSON media type, clamped to 0..8", "[n
   CHECK(negotiate({}, "application/json; indent=-2").indent == 0);
   CHECK(negotiate({}, "application/json; indent=x").indent == 0);
   CHECK(negotiate({}, "application/json").indent == 0);
+  // The browsable page renders its JSON with the same accepted media type: 4 unless it names an indent.
+  CHECK(negotiate({}, "text/html").indent == 4);
+  CHECK(negotiate("api", "*/*; indent=2").indent == 2);
+  CHECK(negotiate({}, "text/html; indent=0").indent == 0);
+  CHECK(negotiate({}, "text/html; indent=x").indent == 4);
 }

@@ -139,7 +139,7 @@ TEST_CASE("every limit and malformation gets its status", "[parser]") {
   }
 }
 
-TEST_CASE("a request split anywhere parses as it does whole; random bytes never crash it",
+TEST_CASE("a request split anywhere parses as it does whole, and random bytes never crash it",
           "[parser][random]") {
   // Seeded: Catch2's --rng-seed (printed on failure) chooses the splits and the garbage.
   const std::uint64_t seed = Catch::rngSeed();

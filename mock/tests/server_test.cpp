@@ -88,7 +88,7 @@ TEST_CASE("binding a port in use is a clear error", "[server]") {
   CHECK_THROWS_WITH(second.bind(), Catch::Contains("cannot listen on 127.0.0.1:"));
 }
 
-TEST_CASE("an upload through the server: 201, listed, its bytes served; a body over --max-body is 413",
+TEST_CASE("an upload through the server: 201, listed, its bytes served, and a body over --max-body is 413",
           "[server]") {
   auto options = listen_on("127.0.0.1", 0, 8);
   options.limits.max_body = 4096;

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "entimg/common/snapshot.hpp"
 #include "entimg/mock/live_dataset.hpp"
 #include "entimg/mock/service.hpp"
 #include "multipart.hpp"
@@ -104,7 +105,7 @@ TEST_CASE("uploads are listed in the service's order: by order, then after the d
   CHECK(live.find_by_file(early.file)->id == early.id);
 }
 
-TEST_CASE("a state directory: records survive a reopen; a cut line and a foreign dataset are handled",
+TEST_CASE("a state directory: records survive a reopen, and a cut line and a foreign dataset are handled",
           "[upload]") {
   const auto dir =
       std::filesystem::temp_directory_path() / ("entimg-state-test-" + std::to_string(::getpid()));
@@ -128,6 +129,50 @@ TEST_CASE("a state directory: records survive a reopen; a cut line and a foreign
   CHECK_THROWS_WITH(LiveDataset(make_generated_dataset(9, 2), dir),
                     Catch::Contains("holds records created over another dataset"));
   std::filesystem::remove_all(dir);
+}
+
+// Before: a hand-edited line naming "/etc/passwd" (with its size and sha256) was served at
+// /media//etc/passwd, and any bad line was reported as a crash's leftover.
+TEST_CASE("a state directory: a line naming a file outside it is refused, each dropped line says why",
+          "[upload]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("entimg-state-escape-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::shared_ptr<const Dataset> base = make_generated_dataset(8, 2);
+  Record made;
+  {
+    LiveDataset live(base, dir);
+    made = live.add(upload(0, 1, std::string(10, 'x')));
+  }
+  const std::filesystem::path outside = dir.string() + "-outside.txt";
+  std::ofstream(outside) << "secret";
+  const std::string sha = entimg::common::sha256_hex("secret");
+  auto line_for = [&](const std::string& file, std::int64_t id) {
+    auto entry = nlohmann::json::parse(R"({"record":{"id":0,"file":"","original_filename":"a","file_size":6,
+      "author":"","name":"","default_caption":"","alt":"","description":"","subject_location":"",
+      "mime_type":"image/jpeg","order":0,"key":null,"entity":1}})");
+    entry["record"]["id"] = id;
+    entry["record"]["file"] = file;
+    entry["sha256"] = sha;
+    return entry.dump() + "\n";
+  };
+  {
+    std::ofstream log(dir / "records.jsonl", std::ios::app);
+    log << line_for(outside.string(), made.id + 1) << "garbage\n"
+        << line_for("filer_public/../../../" + outside.filename().string(), made.id + 2);
+  }
+  LiveDataset again(base, dir);
+  REQUIRE(again.dropped_entries() == 3);
+  CHECK_THAT(again.dropped_reasons()[0], Catch::Contains("records.jsonl:2: file \"" + outside.string()) &&
+                                             Catch::Contains("is not an upload's path"));
+  CHECK_THAT(again.dropped_reasons()[1],
+             Catch::Contains("records.jsonl:3: not a record line (not JSON): edited or damaged"));
+  CHECK_THAT(again.dropped_reasons()[2], Catch::Contains("records.jsonl:4: file \"filer_public/../"));
+  CHECK(again.created_count() == 1);
+  CHECK_FALSE(again.find_by_id(made.id + 1));
+  CHECK_FALSE(again.uploaded_bytes(outside.string()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(outside);
 }
 
 TEST_CASE("JSON bodies: Python's json messages, as /usr/bin/python3 printed them for DRF's reader",
@@ -195,6 +240,13 @@ TEST_CASE("uploads as DRF and Django read them: parser choice, nested quirks, na
   const auto refused = post("/edw/api/entities-images/", "multipart/form-data; boundary=q", form("!!!"));
   CHECK(refused.status == 400);
   CHECK(refused.body.find("Bad Request (400)") != std::string::npos);
+  // A name filer's slugify leaves nothing of ("...", "---"): the storage's get_valid_name("") refuses it as
+  // well (Django 3.2.25, seen on the DRF stand-in). Before, a 201 whose `file` ended in "/".
+  for (const char* name : {"...", "---", "-.-"}) {
+    const auto empty = post("/edw/api/entities-images/", "multipart/form-data; boundary=q", form(name));
+    CHECK(empty.status == 400);
+    CHECK(empty.body.find("Bad Request (400)") != std::string::npos);
+  }
   // The nested route: no body gives {} and the entity from the URL; a form body's QueryDict cannot take it.
   const std::string nested = "/edw/api/entities/" + entity + "/images/";
   CHECK(service

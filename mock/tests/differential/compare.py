@@ -1,5 +1,6 @@
 """Compares one DRF answer with one mock answer and describes every difference so a person can act on it."""
 
+import email.utils
 import json
 import re
 
@@ -148,8 +149,15 @@ def compare(drf, mock, drf_host, mock_host, head=None, known_uuids=None):
         if response.error:
             return [f"{label} exchange failed: {response.error}"]
     problems = _repeated_headers(drf, mock)
+    if drf.interim != mock.interim:
+        problems.append(f"interim answers: DRF {drf.interim} vs mock {mock.interim}")
     if drf.status_line.split(" ", 1)[1:] != mock.status_line.split(" ", 1)[1:]:
         problems.append(f"status: DRF {drf.status_line!r} vs mock {mock.status_line!r}")
+    if drf.framing != mock.framing:
+        problems.append(f"framing: DRF {drf.framing} vs mock {mock.framing} (Content-Length {drf.header('Content-Length')} "
+                        f"vs {mock.header('Content-Length')}, Transfer-Encoding {drf.header('Transfer-Encoding')} vs "
+                        f"{mock.header('Transfer-Encoding')})")
+    problems += _date_problems(drf, mock)
     for name in COMPARED_HEADERS:
         drf_values = [normalise(v.encode("latin-1"), drf_host) for v in drf.header(name)]
         mock_values = [normalise(v.encode("latin-1"), mock_host) for v in mock.header(name)]
@@ -173,6 +181,28 @@ def compare(drf, mock, drf_host, mock_host, head=None, known_uuids=None):
     return problems
 
 
+# RFC 9110 §5.6.7: IMF-fixdate, as gunicorn, nginx and Python's http.server write Date.
+IMF_FIXDATE = re.compile(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+                         r"\d{4} \d\d:\d\d:\d\d GMT")
+DATE_SKEW_SECONDS = 300
+
+
+def _date_problems(drf, mock):
+    """Date: sent once by both, in IMF-fixdate, the two within a few minutes (their values differ by when)."""
+    values = {label: response.header("Date") for label, response in (("DRF", drf), ("mock", mock))}
+    if bool(values["DRF"]) != bool(values["mock"]):
+        return [f"header Date: DRF {values['DRF'] or '(absent)'} vs mock {values['mock'] or '(absent)'}"]
+    if not values["mock"]:
+        return []
+    bad = [f"{label} {v}" for label, vs in values.items() for v in vs if not IMF_FIXDATE.fullmatch(v)]
+    if bad:
+        return [f"header Date not in IMF-fixdate: {', '.join(bad)}"]
+    drf_at, mock_at = (email.utils.parsedate_to_datetime(values[label][0]) for label in ("DRF", "mock"))
+    if abs((drf_at - mock_at).total_seconds()) > DATE_SKEW_SECONDS:
+        return [f"header Date: DRF {values['DRF'][0]} vs mock {values['mock'][0]}: more than {DATE_SKEW_SECONDS} s apart"]
+    return []
+
+
 def _repeated_headers(drf, mock):
     """A header the mock repeats where DRF sends it once or not at all (e.g. two Content-Length lines)."""
     problems = []
@@ -185,7 +215,7 @@ def _repeated_headers(drf, mock):
     return problems
 
 
-HOP_HEADERS = {"date", "server", "connection", "keep-alive"}
+HOP_HEADERS = {"date", "server", "connection", "keep-alive", "transfer-encoding"}
 
 
 def one_sided_headers(drf, mock):

@@ -15,6 +15,14 @@ class RawResponse:
     headers: list = field(default_factory=list)  # [(name, value)] in wire order
     body: bytes = b""
     error: str = ""  # set when the exchange itself failed (refused, timeout, malformed answer)
+    interim: list = field(default_factory=list)  # status lines of 1xx answers before this one ("100 Continue")
+
+    @property
+    def framing(self):
+        """How the body is delimited: "chunked", "length" (Content-Length) or "close" (neither)."""
+        if any("chunked" in value.lower() for value in self.header("Transfer-Encoding")):
+            return "chunked"
+        return "length" if self.header("Content-Length") else "close"
 
     @property
     def status(self):
@@ -110,12 +118,17 @@ def exchange(port, request_bytes, is_head):
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=CONNECT_TIMEOUT) as sock:
             sock.sendall(request_bytes)
-            data, state = _recv_until(sock, b"", lambda b: b"\r\n\r\n" in b, deadline)
-            if state != "done":
-                response.error = f"no complete header block ({state}); got {data[:200]!r}"
-                return response
-            raw_head, _, data = data.partition(b"\r\n\r\n")
-            response.status_line, response.headers = _parse_head(raw_head)
+            data = b""
+            while True:  # interim answers (1xx, e.g. "100 Continue") come before the answer
+                data, state = _recv_until(sock, data, lambda b: b"\r\n\r\n" in b, deadline)
+                if state != "done":
+                    response.error = f"no complete header block ({state}); got {data[:200]!r}"
+                    return response
+                raw_head, _, data = data.partition(b"\r\n\r\n")
+                response.status_line, response.headers = _parse_head(raw_head)
+                if not response.status.startswith("1") or response.status == "101":
+                    break
+                response.interim.append(response.status_line.split(" ", 1)[-1])
             lengths = response.header("Content-Length")
             chunked = any("chunked" in v.lower() for v in response.header("Transfer-Encoding"))
             if is_head or response.status in ("204", "304"):

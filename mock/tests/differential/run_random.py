@@ -60,11 +60,6 @@ def _accept_ties(request):
 # is counted under its name; one that matches and does not differ counts as identical.
 #  name                      predicate on the request                                   why
 KNOWN = [
-    ("content-type-left-empty", lambda r: r.body and not any(line.lower().startswith("content-type:") and
-                                                            line.partition(":")[2].strip() for line in r.headers),
-     "a body without a Content-Type: the DRF stand-in runs on Django's development server, whose wsgiref fills in "
-     "CONTENT_TYPE 'text/plain', so DRF's 415 names \"text/plain\"; gunicorn and uWSGI, which deployments run, leave "
-     "it empty, and so does the mock (its 415 names \"\")"),
     ("detail-update-not-built", lambda r: r.method in ("PUT", "PATCH", "DELETE") and DETAIL.match(r.target)
      and any(line.lower().startswith("authorization:") for line in r.headers),
      "updates of a record that exists are not built (docs/mock.md): the mock answers the user's PUT/PATCH/DELETE "

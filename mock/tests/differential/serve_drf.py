@@ -20,24 +20,61 @@ def make_server(host, port):
     from django.core.servers.basehttp import WSGIRequestHandler, WSGIServer
     from django.core.wsgi import get_wsgi_application
 
-    class NoBodyAfterHead(basehttp.ServerHandler):
-        """Django's development server writes GET's body after a HEAD answer; the servers a deployment runs
-        behind (gunicorn, uWSGI, nginx) send none, as HTTP requires. This server does as they do, so the
-        contract suite's HEAD check sees DRF as deployed; the headers (Content-Length too) are Django's."""
+    class AsGunicornFrames(basehttp.ServerHandler):
+        """Frames answers as gunicorn, which deployments run, does, where Django's development server does not:
+
+        - no body after a HEAD answer (the development server writes GET's body; gunicorn, uWSGI and nginx send
+          none, as HTTP requires), so the contract suite's HEAD check sees DRF as deployed;
+        - an answer Django made without a Content-Length (its 400 for an unusable Host, which skips
+          CommonMiddleware's process_response) is sent with `Transfer-Encoding: chunked` on HTTP/1.1 (gunicorn's
+          Response.is_chunked: no length, HTTP/1.1, not HEAD, not 204/304); the development server sent it
+          close-delimited. The headers are Django's."""
+
+        chunked = False
+
+        def cleanup_headers(self):
+            super().cleanup_headers()
+            status = int(self.status.split(" ", 1)[0])
+            self.chunked = ("Content-Length" not in self.headers and self.request_handler.request_version == "HTTP/1.1"
+                            and self.environ.get("REQUEST_METHOD") != "HEAD" and status not in (204, 304))
+            if self.chunked:
+                self.headers["Transfer-Encoding"] = "chunked"
 
         def write(self, data):
-            if self.environ.get("REQUEST_METHOD") == "HEAD":
-                if not self.headers_sent:
-                    self.bytes_sent = len(data)
-                    self.send_headers()
+            head = self.environ.get("REQUEST_METHOD") == "HEAD"
+            if not self.headers_sent:
+                self.bytes_sent = len(data)
+                self.send_headers()
+            else:
+                self.bytes_sent += len(data)
+            if head:
                 return
-            super().write(data)
+            if self.chunked:
+                if data:
+                    self._write(b"%X\r\n" % len(data) + data + b"\r\n")
+            else:
+                self._write(data)
+            self._flush()
 
-    basehttp.ServerHandler = NoBodyAfterHead  # handle_one_request builds its handler from this name
+        def finish_content(self):
+            super().finish_content()
+            if self.chunked:
+                self._write(b"0\r\n\r\n")
+                self._flush()
+
+    basehttp.ServerHandler = AsGunicornFrames  # handle_one_request builds its handler from this name
 
     class Handler(WSGIRequestHandler):
         def log_message(self, format, *args):
             pass
+
+        def get_environ(self):
+            # wsgiref fills in CONTENT_TYPE "text/plain" for a request without a Content-Type; gunicorn sets it
+            # only from the header, so Django's request.content_type is "" there (DRF's 415 names "").
+            environ = super().get_environ()
+            if self.headers.get("Content-Type") is None:
+                environ.pop("CONTENT_TYPE", None)
+            return environ
 
     # Single-threaded on purpose: the in-memory database lives on this thread's connection.
     server = WSGIServer((host, port), Handler)

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,9 @@ std::filesystem::path snapshot_file(const std::filesystem::path& dir, const std:
 /// SHA-256 of a regular file's bytes as lower-case hex; *bytes gets its size. Throws std::runtime_error,
 /// also for anything not a regular file.
 std::string sha256_file(const std::filesystem::path& file, std::uint64_t* bytes = nullptr);
+
+/// SHA-256 of bytes in memory as lower-case hex (the journal's record of a body it keeps only the start of).
+std::string sha256_hex(std::string_view bytes);
 
 /// Reads DIR/manifest.json and checks that it describes a complete snapshot of this format whose files
 /// are all there with their recorded sizes and hashes. Throws std::runtime_error naming the problem

@@ -31,10 +31,11 @@ struct Options {
   std::uint32_t churn_deletes = 0;
   bool admin = false;   ///< --admin: the routes under /__mock/
   int admin_port = -1;  ///< --admin-port N: those routes on a port of their own (implies --admin)
-  std::size_t journal_size = 10000;             ///< --journal-size N: requests the journal keeps
-  LogFormat log = LogFormat::text;              ///< --quiet: none, --log-json: json
-  std::optional<std::filesystem::path> config;  ///< --config FILE; flags on the command line win
-  bool help = false;                            ///< --help: print usage() and exit
+  std::size_t journal_size = 10000;                   ///< --journal-size N: requests the journal keeps
+  std::size_t journal_bytes = std::size_t{32} << 20;  ///< --journal-bytes BYTES: and the bytes they may hold
+  LogFormat log = LogFormat::text;                    ///< --quiet: none, --log-json: json
+  std::optional<std::filesystem::path> config;        ///< --config FILE; flags on the command line win
+  bool help = false;                                  ///< --help: print usage() and exit
   bool version = false;
 };
 

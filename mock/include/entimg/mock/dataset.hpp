@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -71,5 +72,9 @@ class DatasetError : public std::runtime_error {
 /// (its records.jsonl, once common::open_snapshot has found the snapshot complete and intact). `image`
 /// may be present and is ignored: it is rebuilt for each request's origin. Throws DatasetError.
 std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path);
+
+/// The records of a JSON Lines text or a JSON array already read; `where` names it in DatasetError's
+/// messages ("records.jsonl:3: ..."). What load_dataset_file and the WebAssembly build's `dataset` use.
+std::unique_ptr<Dataset> load_dataset_text(const std::string& text, const std::string& where);
 
 }  // namespace entimg::mock

@@ -2,6 +2,7 @@
 // The HTTP values the service and its helpers exchange, independent of the HTTP library.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,7 +28,14 @@ struct HttpResponse {
   std::string content_type;
   std::vector<std::pair<std::string, std::string>> headers;  ///< besides Content-Type and Content-Length
   std::string body;  ///< for HEAD too: the transport sends its length and drops it
+  /// The answer Django makes without a Content-Length (its 400 for an unusable Host skips the middleware
+  /// that sets one), so the front frames it as gunicorn does: chunked on HTTP/1.1, closed after the body on
+  /// HTTP/1.0, no length at all on HEAD. Every front honours it.
+  bool without_content_length = false;
 };
+
+/// What answers a request; the mock's is Service::handle, tests serve altered answers.
+using RequestHandler = std::function<HttpResponse(const HttpRequest&)>;
 
 /// The reason phrase Python's http.HTTPStatus gives a status, as Django and its servers send it
 /// ("Unknown Status Code" for one it does not name).

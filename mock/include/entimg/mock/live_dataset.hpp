@@ -60,8 +60,10 @@ class LiveDataset final : public Dataset {
   std::size_t reset();
   /// Grows with every change of the records (an upload, a reset): equal generations, equal answers.
   std::uint64_t generation() const { return generation_.load(); }
-  /// Entries of the state directory dropped when it was opened (half-written by a crash).
-  std::size_t dropped_entries() const { return dropped_; }
+  /// Entries of the state directory dropped when it was opened: a line a crash cut short, or one that is
+  /// not a record the mock wrote (edited or damaged), each with its line and reason.
+  std::size_t dropped_entries() const { return dropped_.size(); }
+  const std::vector<std::string>& dropped_reasons() const { return dropped_; }
 
   std::uint64_t count(const Selection& selection) const override;
   void page(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
@@ -77,6 +79,7 @@ class LiveDataset final : public Dataset {
 
  private:
   void load_state();
+  std::string state_line_problem(const std::filesystem::path& dir, std::string_view line);
   void append_line(const std::string& line);  // under write_mutex_
   void insert_created(Record record);         // under a unique lock
   void page_locked(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
@@ -102,7 +105,7 @@ class LiveDataset final : public Dataset {
   std::uint64_t start_log_size_ = 0;
   std::atomic<std::uint64_t> generation_{0};
   std::mt19937_64 uuid_rng_;
-  std::size_t dropped_ = 0;
+  std::vector<std::string> dropped_;
   std::uint64_t log_size_ = 0;  // bytes of records.jsonl that hold whole, good lines
   bool broken_ = false;         // a failed append could not be undone: no more writes
 };

@@ -30,6 +30,8 @@ struct ServerOptions {
   bool admin = false;
   int admin_port = -1;
   std::size_t journal_size = 10000;  ///< --journal-size: the requests the journal keeps (the latest)
+  /// --journal-bytes: and at most this many bytes of them (each entry counted as its listing's JSON)
+  std::size_t journal_bytes = std::size_t{32} << 20;
 };
 
 /// Options with an address and a worker count, the rest left as they are by default.
@@ -44,9 +46,6 @@ inline ServerOptions listen_on(std::string host, int port, std::size_t threads) 
 /// The service behind the mock's own connection front (docs/mock.md, "Connections"). bind() then run()
 /// (blocking) or start() (in a thread); stop() from any thread. Idle connections, slow clients and
 /// delayed answers hold no worker thread.
-/// What answers a request; the mock's is Service::handle, tests serve altered answers.
-using RequestHandler = std::function<HttpResponse(const HttpRequest&)>;
-
 class MockServer {
  public:
   MockServer(std::shared_ptr<const Service> service, ServerOptions options);

@@ -38,7 +38,8 @@ TEMPLATES = [
 STATIC_URL = "/static/"
 
 # One in-memory database: the server is single-threaded, so every request uses the connection that loaded it.
-DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+# SQLite, with the page query's LIMIT read as MySQL (edw's database) reads it: edwsim/mysql_like/base.py.
+DATABASES = {"default": {"ENGINE": "edwsim.mysql_like", "NAME": ":memory:"}}
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 
 MEDIA_URL = "/media/"

@@ -1,0 +1,244 @@
+#!/usr/bin/python3
+"""The bounds of issue 19, measured: each figure beside a reference measured in the same run.
+
+1. journal: 10,000 anonymous 121 KiB POSTs to a mock with --admin, then one full GET /__mock/requests: the
+   mock's RSS after the POSTs and its peak while it lists (sampled every 2 ms), against the same POSTs to a
+   mock without --admin.
+2. monitor: GET /metrics of `entities-images-contract monitor` while 100 slow clients hold connections (each
+   sends a byte of a head every 2 s, and connects again when closed), against the same scrape without them.
+3. churn: a request alternating X-Mock-Time 0 and ten years (--churn 1000:1000: 100,000 inserts and deletes),
+   and one cycling through ten moments, against the same request at one moment.
+4. query parameters: one request with 100,000 parameters (--max-request-line 1048576 --max-head 2097152), and
+   `a&` x 300,000, against the same request with 100.
+
+Usage: bench/bounds.py --mock PATH --contract PATH [--only journal|monitor|churn|params]...
+Prints one line per figure; exit 0 (a measurement), 2 when a program does not start.
+"""
+
+import argparse
+import http.client
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+READY = re.compile(r"listening on http://127\.0\.0\.1:(\d+)")
+MIB = 1024 * 1024
+STARTED = []
+
+
+def start(argv, label):
+    """Starts a program that prints `listening on http://127.0.0.1:PORT`; returns (process, port)."""
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    STARTED.append(process)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = process.stdout.readline().decode("utf-8", "replace")
+        match = READY.search(line)
+        if match:
+            threading.Thread(target=lambda: process.stdout.read(), daemon=True).start()  # keep the pipe drained
+            return process, int(match.group(1))
+        if not line and process.poll() is not None:
+            break
+    sys.exit(f"bench: {label} did not start: {' '.join(argv)}")
+
+
+def stop_all():
+    for process in STARTED:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    STARTED.clear()
+
+
+def status_kib(pid, field):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def mib(kib):
+    return f"{kib / 1024:.1f} MiB"
+
+
+def request(connection, method, target, headers=None, body=None):
+    """One request on a kept-alive connection; returns (status, body bytes, seconds)."""
+    started = time.perf_counter()
+    connection.request(method, target, body=body, headers=headers or {})
+    answer = connection.getresponse()
+    data = answer.read()
+    return answer.status, data, time.perf_counter() - started
+
+
+def journal(args):
+    body = (b"x" * 1023 + b"\n") * 121  # 121 KiB of text: kept as text, the journal's usual case
+    results = {}
+    for label, extra in (("without --admin", []), ("with --admin", ["--admin"])):
+        process, port = start([args.mock, "--port", "0", "--quiet", "--max-body", "1048576"] + extra, "the mock")
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        started = time.perf_counter()
+        for _ in range(10000):
+            status, _, _ = request(connection, "POST", "/edw/api/entities-images/",
+                                   {"Content-Type": "text/plain"}, body)
+            assert status == 403, status
+        posting = time.perf_counter() - started
+        rss = status_kib(process.pid, "VmRSS")
+        hwm = status_kib(process.pid, "VmHWM")
+        listing = None
+        if extra:
+            peak = [0]
+            done = threading.Event()
+
+            def sample():
+                while not done.is_set():
+                    peak[0] = max(peak[0], status_kib(process.pid, "VmRSS"))
+                    time.sleep(0.002)
+
+            sampler = threading.Thread(target=sample)
+            sampler.start()
+            status, data, seconds = request(connection, "GET", "/__mock/requests")
+            done.set()
+            sampler.join()
+            count = int(re.match(rb'\{"count":(\d+)', data).group(1))
+            listing = (len(data), seconds, peak[0], count)
+        results[label] = (posting, rss, hwm, listing)
+        connection.close()
+        stop_all()
+    reference = results["without --admin"]
+    posting, rss, hwm, (size, seconds, peak, count) = results["with --admin"]
+    print(f"journal: 10,000 x 121 KiB anonymous POSTs in {posting:.1f} s; RSS after them {mib(rss)} with --admin, "
+          f"{mib(reference[1])} without (ratio {rss / reference[1]:.2f}); peak so far {mib(hwm)}")
+    print(f"journal: full listing {size / MIB:.1f} MiB ({count} entries kept of 10,000) in {seconds * 1000:.0f} ms, "
+          f"RSS peak while listing {mib(peak)} (target: under 100 MiB after the POSTs and while listing)")
+
+
+def slow_client(port, stop, connected):
+    sock = None
+    while not stop.is_set():
+        if sock is None:
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=2)
+                connected.append(1)
+            except OSError:
+                time.sleep(0.1)
+                continue
+        try:
+            sock.send(b"G")
+        except OSError:
+            sock.close()
+            sock = None
+            continue
+        stop.wait(2)
+    if sock is not None:
+        sock.close()
+
+
+def scrape_times(port, count):
+    times = []
+    for _ in range(count):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+        status, _, seconds = request(connection, "GET", "/metrics")
+        connection.close()
+        assert status == 200, status
+        times.append(seconds * 1000)
+        time.sleep(0.05)
+    return times
+
+
+def monitor(args):
+    _, mock_port = start([args.mock, "--port", "0", "--quiet", "--records", "1000"], "the mock")
+    _, port = start([args.contract, "monitor", "--base-url", f"http://127.0.0.1:{mock_port}", "--interval", "1h",
+                     "--listen", "127.0.0.1:0"], "the monitor")
+    time.sleep(1)  # its first run
+    quiet = scrape_times(port, 40)
+    stop, connected = threading.Event(), []
+    clients = [threading.Thread(target=slow_client, args=(port, stop, connected)) for _ in range(100)]
+    for client in clients:
+        client.start()
+    time.sleep(3)
+    busy = scrape_times(port, 40)
+    stop.set()
+    for client in clients:
+        client.join()
+    stop_all()
+    print(f"monitor: GET /metrics with 100 slow clients connected: p50 {statistics.median(busy):.2f} ms, "
+          f"max {max(busy):.2f} ms; without them p50 {statistics.median(quiet):.2f} ms, max {max(quiet):.2f} ms "
+          f"(ratio of p50s {statistics.median(busy) / statistics.median(quiet):.2f}; target: within 100 ms)")
+
+
+def churn(args):
+    _, port = start([args.mock, "--port", "0", "--quiet", "--churn", "1000:1000"], "the mock")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    target = "/edw/api/entities-images/?offset=150000"
+    ten_years = 315360000000
+
+    def timed(moments, rounds=300):
+        for moment in moments:  # the timeline drawn and each moment seen once, before timing
+            request(connection, "GET", target, {"X-Mock-Time": str(moment)})
+        times = []
+        for i in range(rounds):
+            _, _, seconds = request(connection, "GET", target, {"X-Mock-Time": str(moments[i % len(moments)])})
+            times.append(seconds * 1000)
+        return statistics.mean(times), statistics.median(times)
+
+    one = timed([ten_years])
+    alternating = timed([0, ten_years])
+    cycling = timed([ten_years - i * 600000 for i in range(10)])
+    stop_all()
+    print(f"churn: GET ?offset=150000 at one moment (ten years: 100,000 inserts and deletes) mean {one[0]:.2f} ms, "
+          f"p50 {one[1]:.2f} ms")
+    print(f"churn: alternating X-Mock-Time 0 / ten years mean {alternating[0]:.2f} ms (ratio {alternating[0] / one[0]:.2f}); "
+          f"cycling through ten moments mean {cycling[0]:.2f} ms (ratio {cycling[0] / one[0]:.2f}; target: under 2)")
+
+
+def params(args):
+    _, port = start([args.mock, "--port", "0", "--quiet", "--max-request-line", "1048576", "--max-head", "2097152"],
+                    "the mock")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+
+    def timed(query, rounds):
+        times = []
+        for _ in range(rounds):
+            status, _, seconds = request(connection, "GET", "/edw/api/entities-images/?" + query)
+            assert status == 200, status
+            times.append(seconds * 1000)
+        return statistics.median(times)
+
+    many = "&".join(f"k{i}=1" for i in range(100000))  # 0.9 MB: within --max-request-line 1048576
+    few = "&".join(f"k{i}=1" for i in range(100))
+    reference = timed(few, 20)
+    hundred_thousand = timed(many, 5)
+    bare = timed("a&" * 300000, 3)
+    stop_all()
+    print(f"params: 100,000 parameters ({len(many) / 1024:.0f} KiB) p50 {hundred_thousand:.1f} ms; 100 parameters "
+          f"{reference:.2f} ms (ratio {hundred_thousand / reference:.0f}; target: under 100 ms); "
+          f"'a&' x 300,000 {bare:.1f} ms")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mock", required=True)
+    parser.add_argument("--contract", required=True)
+    parser.add_argument("--only", action="append", choices=["journal", "monitor", "churn", "params"])
+    args = parser.parse_args()
+    try:
+        for name, function in (("journal", journal), ("monitor", monitor), ("churn", churn), ("params", params)):
+            if not args.only or name in args.only:
+                function(args)
+    finally:
+        stop_all()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

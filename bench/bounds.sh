@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The bounds of issue 19 measured against references of the same run (docs/bench.md, "Bounds"): the admin
+# journal's memory under 10,000 x 121 KiB POSTs and while it is listed, a monitor scrape while 100 slow
+# clients are connected, --churn under alternating X-Mock-Time, a request with 100,000 query parameters.
+# Uses the release build (build it first: cmake --workflow --preset release, or the two targets); run it under
+# the build lock, as every bench: /work/bin/buildlock bash bench/bounds.sh. About 2 minutes.
+# Usage: bench/bounds.sh [--only journal|monitor|churn|params]... [--mock PATH] [--contract PATH]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+MOCK=$root/build/release/mock/entities-images-mock
+CONTRACT=$root/build/release/contract/entities-images-contract
+extra=()
+while (($#)); do
+  case $1 in
+    --mock) MOCK=${2:?}; shift ;;
+    --contract) CONTRACT=${2:?}; shift ;;
+    --only) extra+=(--only "${2:?}"); shift ;;
+    -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "usage: bench/bounds.sh [--only NAME]... [--mock PATH] [--contract PATH]" >&2; exit 2 ;;
+  esac
+  shift
+done
+for program in "$MOCK" "$CONTRACT"; do
+  [[ -x $program ]] || { echo "bench: no $program (cmake --build --preset release)" >&2; exit 2; }
+done
+echo "mock $MOCK; contract $CONTRACT; $(nproc) cores"
+exec /usr/bin/python3 "$root/bench/bounds.py" --mock "$MOCK" --contract "$CONTRACT" "${extra[@]}"

@@ -1,0 +1,37 @@
+// The WebAssembly core's figures for bench/npm.sh. Usage: node npm_pages.mjs PACKAGE_DIR MODE [PAGES]
+//   ready:  createMock() from a fresh process until the first page is answered (the module compiled), in ms
+//   pages:  computed pages a second through createMock().fetch, one thread (the offsets npm_pages_bench.cpp asks)
+//   memory: WebAssembly memory of the default collection (300,000 generated records) after pages across it
+import { pathToFileURL } from "node:url";
+
+const [pkg, mode, pagesArg] = process.argv.slice(2);
+const started = performance.now();
+const { createMock } = await import(pathToFileURL(`${pkg}/index.js`).href);
+const imported = performance.now();
+const mock = createMock({});
+const first = await mock.fetch("http://localhost:8000/edw/api/entities-images/");
+await first.arrayBuffer();
+const ready = performance.now();
+if (mode === "ready") {
+  console.log(JSON.stringify({ importMs: imported - started, readyMs: ready - imported, totalMs: ready - started }));
+} else if (mode === "pages") {
+  const pages = Number(pagesArg ?? 20000);
+  let bytes = 0;
+  const run = async (from, count) => {
+    for (let i = from; i < from + count; ++i) {
+      const response = await mock.fetch(`http://localhost:8000/edw/api/entities-images/?offset=${(i * 7919) % 299988}`);
+      bytes += (await response.arrayBuffer()).byteLength;
+    }
+  };
+  await run(0, 500);  // warm-up, as the native reference
+  const t0 = performance.now();
+  await run(500, pages);
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(JSON.stringify({ pages, seconds, pagesPerSecond: pages / seconds, bytes }));
+} else if (mode === "memory") {
+  for (const target of ["?offset=299988", "?limit=1000&offset=150000", "?entity=7", "?format=api&offset=120000"])
+    await (await mock.fetch(`http://localhost:8000/edw/api/entities-images/${target}`)).arrayBuffer();
+  for (let i = 0; i < 2000; ++i)
+    await (await mock.fetch(`http://localhost:8000/edw/api/entities-images/?offset=${(i * 7919) % 299988}`)).arrayBuffer();
+  console.log(JSON.stringify({ memoryBytes: await mock.memoryBytes(), describe: await mock.describe() }));
+}

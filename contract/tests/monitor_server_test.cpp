@@ -1,0 +1,133 @@
+// The monitor's web server under slow clients, on loopback. Before it, /metrics was served by two threads
+// that each waited on a client: two connections sending a byte every 4 s made every scrape time out.
+// bench/bounds.sh times a scrape with 100 slow clients connected.
+#include "monitor_server.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace entimg::contract::detail;
+using namespace std::chrono_literals;
+
+namespace {
+
+int connect_to(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Everything the server sends until it closes, or what came by the timeout.
+std::string read_all(int fd, std::chrono::milliseconds timeout) {
+  std::string out;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    pollfd p{fd, POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return out;
+    char buffer[4096];
+    const ssize_t n = recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) return out;
+    out.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+std::string ask(int port, const std::string& request) {
+  const int fd = connect_to(port);
+  REQUIRE(fd >= 0);
+  REQUIRE(send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size()));
+  std::string answer = read_all(fd, 5000ms);
+  close(fd);
+  return answer;
+}
+
+struct Running {
+  explicit Running(MonitorServerOptions options)
+      : server(std::move(options), [](std::string_view path) {
+          if (path == "/metrics") return MonitorAnswer{200, "text/plain", "entimg_contract_up 1\n"};
+          return MonitorAnswer{404, "text/plain", "no\n"};
+        }) {
+    port = server.bind();
+    REQUIRE(port > 0);
+    thread = std::thread([this] { server.run(); });
+  }
+  ~Running() {
+    server.stop();
+    thread.join();
+  }
+  MonitorServer server;
+  int port = 0;
+  std::thread thread;
+};
+
+}  // namespace
+
+TEST_CASE("monitor server: a scrape is answered while 100 slow clients hold connections", "[monitor]") {
+  Running running(MonitorServerOptions{});
+  std::vector<int> slow;
+  for (int i = 0; i < 100; ++i) {
+    const int fd = connect_to(running.port);
+    REQUIRE(fd >= 0);
+    REQUIRE(send(fd, "GET /met", 8, MSG_NOSIGNAL) == 8);  // a head that never ends
+    slow.push_back(fd);
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const std::string answer = ask(running.port, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto took = std::chrono::steady_clock::now() - started;
+  CHECK(answer.starts_with("HTTP/1.1 200 OK\r\n"));
+  CHECK(answer.ends_with("\r\n\r\nentimg_contract_up 1\n"));
+  CHECK(took < 2s);  // generous for sanitizer builds; bench/bounds.sh measures it
+  for (const int fd : slow)
+    close(fd);
+}
+
+TEST_CASE("monitor server: a head not whole in time is closed, and HEAD, 404, 405, 431 and 503 answered",
+          "[monitor]") {
+  MonitorServerOptions options;
+  options.head_timeout = 300ms;
+  options.max_connections = 5;
+  Running running(options);
+  const int slow = connect_to(running.port);
+  REQUIRE(send(slow, "GET /", 5, MSG_NOSIGNAL) == 5);
+  const auto started = std::chrono::steady_clock::now();
+  CHECK(read_all(slow, 3000ms).empty());  // closed without an answer
+  CHECK(std::chrono::steady_clock::now() - started < 2s);
+  close(slow);
+
+  const std::string head = ask(running.port, "HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  CHECK(head.starts_with("HTTP/1.1 200 OK\r\n"));
+  CHECK(head.find("Content-Length: 21\r\n") != std::string::npos);
+  CHECK(head.ends_with("\r\n\r\n"));
+  CHECK(ask(running.port, "GET /x?y HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 404 "));
+  const std::string post = ask(running.port, "POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n");
+  CHECK(post.starts_with("HTTP/1.1 405 "));
+  CHECK(post.find("Allow: GET, HEAD\r\n") != std::string::npos);
+  CHECK(ask(running.port, "GET /" + std::string(20000, 'a')).starts_with("HTTP/1.1 431 "));
+
+  std::vector<int> held;
+  for (int i = 0; i < 5; ++i) {
+    held.push_back(connect_to(running.port));
+    REQUIRE(send(held.back(), "G", 1, MSG_NOSIGNAL) == 1);
+  }
+  std::this_thread::sleep_for(50ms);  // let the server take them
+  CHECK(ask(running.port, "GET /metrics HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 503 "));
+  for (const int fd : held)
+    close(fd);
+}

@@ -1,0 +1,29 @@
+# The mock's core: everything that answers a request, whatever carries it. The native library adds its
+# epoll front, command line, zlib and files (mock/CMakeLists.txt); the WebAssembly build adds its binding
+# and pako's deflate (mock/wasm/CMakeLists.txt). One list, so both fronts run the same code.
+set(ENTIMG_MOCK_CORE_SOURCES
+  src/app.cpp
+  src/admin.cpp
+  src/basic_auth.cpp
+  src/behaviour.cpp
+  src/browsable.cpp
+  src/churn.cpp
+  src/file_dataset.cpp
+  src/filer_names.cpp
+  src/generated_dataset.cpp
+  src/http_types.cpp
+  src/journal.cpp
+  src/json_writer.cpp
+  src/list_view.cpp
+  src/live_dataset.cpp
+  src/multipart.cpp
+  src/negotiation.cpp
+  src/pagination.cpp
+  src/placeholder_image.cpp
+  src/python_json.cpp
+  src/python_number.cpp
+  src/serializer.cpp
+  src/service.cpp
+  src/upload.cpp
+  src/view_response.cpp
+)

@@ -1,0 +1,95 @@
+// What a frontend team's unit tests do with entities-images-mock/msw under msw/node (node --test; Vitest
+// runs the same code): the example client (examples/typescript/client.ts, compiled by tsc) walks every
+// page of a 3,000-record collection in order; an upload as the user is listed first; X-Mock-Fail gives a
+// 503; the latency option holds answers back; X-Mock-Drop is a network error.
+// Run in the app folder install_package.sh made; ENTIMG_TYPED_CLIENT names the folder of client.js.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { readFileSync } from "node:fs";
+import { setupServer } from "msw/node";
+import { createMock } from "entities-images-mock";
+import { handlers } from "entities-images-mock/msw";
+
+const API = "http://localhost:8000";
+const LIST = `${API}/edw/api/entities-images/`;
+const AUTH = `Basic ${Buffer.from("alice:s3cret").toString("base64")}`;
+// tsc's output is an ES module in a folder that does not say so: loaded from its text.
+const client = readFileSync(`${process.env.ENTIMG_TYPED_CLIENT}/client.js`, "utf8");
+const { walk } = await import(`data:text/javascript,${encodeURIComponent(client)}`);
+
+const server = setupServer(...handlers({ baseUrl: API, records: 3000, seed: 3, user: "alice:s3cret" }),
+                           ...handlers({ baseUrl: "http://slow.test", records: 50, latency: 250 }));
+before(() => server.listen({ onUnhandledRequest: "error" }));
+after(() => server.close());
+
+test("the example client walks every page of 3,000 records in the mock's order", async () => {
+  const walked = await walk(`${LIST}?limit=100`, 40);
+  // The same collection from a mock of its own, in one page: the order every walk must follow.
+  const one = await (await createMock({ records: 3000, seed: 3 }).fetch(`${LIST}?limit=3000`)).json();
+  assert.equal(walked.pages, 30);
+  assert.equal(walked.count, 3000);
+  assert.deepEqual(walked.records.map((r) => r.id), one.results.map((r) => r.id));
+  assert.equal(new Set(walked.records.map((r) => r.id)).size, 3000);
+  assert.ok(walked.records.every((r) => r.image.startsWith(`${API}/media/filer_public/`)), "images on the app's origin");
+});
+
+test("an upload as the user is answered 201 and listed first, its picture served", async () => {
+  const picture = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+  const first = (await (await fetch(LIST)).json()).results[0];
+  const form = new FormData();
+  form.append("image", new File([picture], "holiday.png", { type: "image/png" }));
+  form.append("entity", String(first.entity));
+  form.append("order", String(first.order - 1));  // listed by order, then id: before the first record
+  const created = await fetch(LIST, { method: "POST", body: form, headers: { Authorization: AUTH } });
+  assert.equal(created.status, 201, await created.clone().text());
+  const record = await created.json();
+  const page = await (await fetch(LIST)).json();
+  assert.equal(page.count, 3001);
+  assert.equal(page.results[0].id, record.id);
+  assert.equal(page.results[0].original_filename, "holiday.png");
+  const served = new Uint8Array(await (await fetch(record.image)).arrayBuffer());
+  assert.deepEqual(served, picture);
+  const anonymous = await fetch(LIST, { method: "POST", body: form });
+  assert.equal(anonymous.status, 403);
+});
+
+test("X-Mock-Fail: 503 answers as a proxy's 503, with Retry-After", async () => {
+  const response = await fetch(`${LIST}?offset=12`, { headers: { "X-Mock-Fail": "503" } });
+  assert.equal(response.status, 503);
+  assert.equal(response.headers.get("retry-after"), "1");
+  assert.match(await response.text(), /503 Service Temporarily Unavailable/);
+});
+
+test("the latency option holds each answer back (MSW's delay)", async () => {
+  const started = performance.now();
+  const response = await fetch("http://slow.test/edw/api/entities-images/");
+  const elapsed = performance.now() - started;
+  assert.equal(response.status, 200);
+  assert.ok(elapsed >= 245, `answered after ${elapsed.toFixed(0)} ms, asked 250 ms`);
+  const quick = performance.now();
+  await fetch(`${LIST}?limit=1`);
+  assert.ok(performance.now() - quick < elapsed, "the fast mock is not held back");
+});
+
+test("X-Mock-Drop: 1 is a network error", async () => {
+  await assert.rejects(fetch(LIST, { headers: { "X-Mock-Drop": "1" } }), TypeError);
+});
+
+test("the journal's body_sha256 is the body's SHA-256 (the WebAssembly build's own, checked against Node's)", async () => {
+  const { createHash } = await import("node:crypto");
+  const mock = createMock({ records: 10, admin: true });
+  // Lengths around SHA-256's block and padding edges, and a body the journal cuts (over 16 KiB).
+  const lengths = [1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 20000];
+  for (const n of lengths) {
+    const body = new Uint8Array(n).map((_, i) => (i * 31 + n) & 0xff);
+    await mock.fetch(new Request(LIST, { method: "POST", body }));
+  }
+  const listing = await (await mock.fetch(`${API}/__mock/requests?method=POST`)).json();
+  const entries = listing.requests ?? listing;
+  assert.equal(entries.length, lengths.length);
+  for (const [i, n] of lengths.entries()) {
+    const body = new Uint8Array(n).map((_, k) => (k * 31 + n) & 0xff);
+    assert.equal(entries[i].body_length, n);
+    assert.equal(entries[i].body_sha256, createHash("sha256").update(body).digest("hex"), `a body of ${n} bytes`);
+  }
+});

@@ -1,0 +1,266 @@
+// The WebAssembly front's C ABI over the mock's own core (detail::MockApp around Service::handle): the
+// JavaScript package (mock/npm/) creates a mock from its options, hands each request in as bytes and
+// gets the plan and the answer back as bytes. Single-threaded: one call at a time. docs/npm.md.
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <emscripten/emscripten.h>
+#include <nlohmann/json.hpp>
+
+#include "app.hpp"
+#include "entimg/mock/dataset.hpp"
+#include "entimg/mock/live_dataset.hpp"
+#include "entimg/mock/service.hpp"
+
+namespace entimg::mock::wasm {
+namespace {
+
+EM_JS(void, js_log, (const char* line, std::size_t size), {
+  if (Module.onLog) Module.onLog(UTF8ToString(line, size));
+});
+
+// Length-prefixed fields (u32, little-endian, as WebAssembly stores them) in both directions.
+class Reader {
+ public:
+  Reader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  std::uint32_t u32() {
+    if (size_ - at_ < 4) throw std::runtime_error("request bytes end early");
+    std::uint32_t v = 0;
+    std::memcpy(&v, data_ + at_, 4);
+    at_ += 4;
+    return v;
+  }
+  std::string text() {
+    const std::uint32_t n = u32();
+    if (size_ - at_ < n) throw std::runtime_error("request bytes end early");
+    std::string s(reinterpret_cast<const char*>(data_ + at_), n);
+    at_ += n;
+    return s;
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t at_ = 0;
+};
+
+void put_u32(std::string& out, std::uint32_t v) {
+  char b[4];
+  std::memcpy(b, &v, 4);
+  out.append(b, 4);
+}
+
+void put_text(std::string& out, std::string_view s) {
+  put_u32(out, static_cast<std::uint32_t>(s.size()));
+  out.append(s);
+}
+
+void put_response(std::string& out, const HttpResponse& r) {
+  put_u32(out, static_cast<std::uint32_t>(r.status));
+  put_u32(out, r.without_content_length ? 1u : 0u);  // flags: bit 0, framed without Content-Length
+  put_text(out, reason_phrase(r.status));
+  put_text(out, r.content_type);
+  put_u32(out, static_cast<std::uint32_t>(r.headers.size()));
+  for (const auto& [name, value] : r.headers) {
+    put_text(out, name);
+    put_text(out, value);
+  }
+  put_text(out, r.body);
+}
+
+struct Pending {
+  HttpRequest request;
+  Plan plan;
+};
+
+struct Mock {
+  std::shared_ptr<LiveDataset> dataset;
+  std::shared_ptr<const Service> service;
+  std::unique_ptr<detail::MockApp> app;
+  std::map<std::uint32_t, Pending> pending;  // admitted, not yet finished
+  std::uint32_t next_ticket = 1;
+};
+
+std::map<int, std::unique_ptr<Mock>> mocks;
+int next_mock = 1;
+// The bytes the last call returns, after their length (u32): valid until the next call. The request bytes
+// go into `input`, which the front asks for once (mock_input) and reuses, so a request costs one call.
+std::string result;
+std::string input;
+
+const char* reply(std::string_view bytes) {
+  result.assign(4, '\0');
+  const auto size = static_cast<std::uint32_t>(bytes.size());
+  std::memcpy(result.data(), &size, 4);
+  result.append(bytes);
+  return result.data();
+}
+
+std::uint32_t u32_of(const nlohmann::json& o, const char* key, std::uint32_t fallback) {
+  return o.contains(key) ? o.at(key).get<std::uint32_t>() : fallback;
+}
+
+// The options, already checked by the JavaScript front (mock/npm/options.js), as one JSON object.
+std::unique_ptr<Mock> make_mock(const nlohmann::json& o) {
+  std::shared_ptr<const Dataset> dataset;
+  if (o.contains("dataset"))
+    dataset = load_dataset_text(o.at("dataset").get<std::string>(), o.value("datasetName", "dataset"));
+  else
+    dataset =
+        make_generated_dataset(o.value("records", std::uint64_t{300000}), o.value("seed", std::uint64_t{1}));
+  const std::uint64_t seed = o.value("seed", std::uint64_t{1});
+  const std::uint32_t inserts = u32_of(o, "churnInserts", 0), deletes = u32_of(o, "churnDeletes", 0);
+  if (inserts > 0 || deletes > 0) dataset = make_churn_dataset(std::move(dataset), inserts, deletes, seed);
+  auto mock = std::make_unique<Mock>();
+  mock->dataset = std::make_shared<LiveDataset>(dataset, std::nullopt);
+  std::optional<User> user;
+  if (o.contains("user"))
+    user = User{o.at("user").at(0).get<std::string>(), o.at("user").at(1).get<std::string>()};
+  mock->service = std::make_shared<const Service>(mock->dataset, user);
+
+  detail::AppOptions app;
+  app.faults.latency_ms = u32_of(o, "latencyMs", 0);
+  app.faults.jitter_ms = u32_of(o, "jitterMs", 0);
+  app.faults.fail_rate = o.value("failRate", 0.0);
+  app.faults.fail_status = o.value("failStatus", 503);
+  app.faults.drop_rate = o.value("dropRate", 0.0);
+  app.faults.slow_body_bps = o.value("slowBodyBps", std::uint64_t{0});
+  app.faults.max_delay_ms = u32_of(o, "maxDelayMs", 60'000);
+  app.faults.seed = seed;
+  app.cors.origins = o.value("cors", std::vector<std::string>{});
+  app.gzip = o.value("gzip", false);
+  app.admin = o.value("admin", false);
+  app.journal_size = o.value("journalSize", std::size_t{10000});
+  app.journal_bytes = o.value("journalBytes", std::size_t{32} << 20);
+  const std::string log = o.value("log", "none");
+  app.log = log == "text" ? LogFormat::text : log == "json" ? LogFormat::json : LogFormat::none;
+  const auto service = mock->service;
+  mock->app = std::make_unique<detail::MockApp>(
+      [service](const HttpRequest& request) { return service->handle(request); }, app,
+      [](const std::string& line) { js_log(line.data(), line.size()); });
+  mock->app->set_reset_uploads([service] { return service->reset_uploads(); });
+  return mock;
+}
+
+Mock* find(int id) {
+  const auto it = mocks.find(id);
+  if (it == mocks.end()) throw std::runtime_error("no such mock (closed?)");
+  return it->second.get();
+}
+
+// "E" then the message: what a call returns when it throws, for the front to raise as an Error.
+const char* failed(const std::exception& e) {
+  return reply(std::string("E") + e.what());
+}
+
+}  // namespace
+}  // namespace entimg::mock::wasm
+
+using namespace entimg::mock;
+using namespace entimg::mock::wasm;
+
+extern "C" {
+
+/// Where the front writes the next call's input: `size` bytes, valid until a larger size is asked for.
+/// Each call below returns its result: a u32 length, then "E" and a message, or its answer.
+EMSCRIPTEN_KEEPALIVE char* mock_input(std::size_t size) {
+  input.resize(size);
+  return input.data();
+}
+
+/// Creates a mock from its options (JSON); the result is "O" and its id as text, or "E" and why not.
+EMSCRIPTEN_KEEPALIVE const char* mock_create(std::size_t size) {
+  try {
+    const auto o = nlohmann::json::parse(std::string_view(input.data(), size));
+    mocks.emplace(next_mock, make_mock(o));
+    return reply("O" + std::to_string(next_mock++));
+  } catch (const std::exception& e) {
+    return failed(e);
+  }
+}
+
+EMSCRIPTEN_KEEPALIVE void mock_close(int id) {
+  mocks.erase(id);
+}
+
+/// "R" + the answer a failing deployment gives for `status` (nginx's 413 for a body over --max-body).
+EMSCRIPTEN_KEEPALIVE const char* mock_failure(int status) {
+  std::string out = "R";
+  put_response(out, failure_response(status));
+  return reply(out);
+}
+
+/// A request arrives: "A" + ticket, delay ms, drop, slow-body bytes/s (u32 each), then 1 and the answer
+/// when it is known at once (a preflight, an admin route, a refused X-Mock-* header), else 0.
+/// The request bytes: method, target, authority, body, header count, then name and value (u32 length each).
+EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, std::size_t size) {
+  try {
+    Mock& mock = *find(id);
+    Reader in(reinterpret_cast<const std::uint8_t*>(input.data()), size);
+    Pending p;
+    p.request.method = in.text();
+    p.request.target = in.text();
+    p.request.server_authority = in.text();
+    p.request.body = in.text();
+    const std::uint32_t headers = in.u32();
+    for (std::uint32_t i = 0; i < headers; ++i) {
+      std::string name = in.text();
+      p.request.headers.emplace_back(std::move(name), in.text());
+    }
+    detail::Admission admission = mock.app->admit(p.request);
+    const std::uint32_t ticket = mock.next_ticket++;
+    std::string out = "A";
+    put_u32(out, ticket);
+    put_u32(out, static_cast<std::uint32_t>(admission.plan.delay.count()));
+    put_u32(out, admission.plan.drop ? 1 : 0);
+    put_u32(out, static_cast<std::uint32_t>(admission.plan.slow_body_bps));
+    put_u32(out, admission.response ? 1 : 0);
+    if (admission.response) put_response(out, *admission.response);
+    p.plan = std::move(admission.plan);
+    mock.pending.emplace(ticket, std::move(p));
+    return reply(out);
+  } catch (const std::exception& e) {
+    return failed(e);
+  }
+}
+
+/// The answer once the delay is over: "R" + status, reason phrase, content type, header count, headers,
+/// body.
+EMSCRIPTEN_KEEPALIVE const char* mock_respond(int id, std::uint32_t ticket) {
+  try {
+    Mock& mock = *find(id);
+    const auto it = mock.pending.find(ticket);
+    if (it == mock.pending.end()) throw std::runtime_error("no such request");
+    std::string out = "R";
+    put_response(out, mock.app->respond(it->second.request, it->second.plan));
+    return reply(out);
+  } catch (const std::exception& e) {
+    return failed(e);
+  }
+}
+
+/// After the answer left (status 0: dropped): the journal and the log; the request is forgotten.
+EMSCRIPTEN_KEEPALIVE void mock_finished(int id, std::uint32_t ticket, int status, double body_bytes,
+                                        double milliseconds) {
+  const auto m = mocks.find(id);
+  if (m == mocks.end()) return;
+  const auto it = m->second->pending.find(ticket);
+  if (it == m->second->pending.end()) return;
+  m->second->app->finished(it->second.request, status, static_cast<std::uint64_t>(body_bytes), milliseconds);
+  m->second->pending.erase(it);
+}
+
+/// "O" + a line describing the collection, e.g. "300000 generated records (seed 1)".
+EMSCRIPTEN_KEEPALIVE const char* mock_describe(int id) {
+  try {
+    return reply("O" + find(id)->dataset->describe());
+  } catch (const std::exception& e) {
+    return failed(e);
+  }
+}
+
+}  // extern "C"
