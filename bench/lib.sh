@@ -52,10 +52,12 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-# start_mock RECORDS: sets MOCK_PID and MOCK_PORT once the mock prints its listening line ($MOCK_EXTRA: more flags).
+# start_mock RECORDS: sets MOCK_PID and MOCK_PORT once the mock prints its listening line ($MOCK_EXTRA: more
+# flags; $PIN_SERVER: a command in front of it, e.g. "taskset -c 0").
 start_mock() {
   local records=$1 out="$BENCH_TMP/mock-$1-$RANDOM.log" deadline
-  "$MOCK" --host 127.0.0.1 --port 0 --records "$records" --seed "$SEED" --quiet ${MOCK_EXTRA:-} >"$out" 2>&1 &
+  ${PIN_SERVER:-} "$MOCK" --host 127.0.0.1 --port 0 --records "$records" --seed "$SEED" --quiet ${MOCK_EXTRA:-} \
+    >"$out" 2>&1 &
   MOCK_PID=$!
   STARTED_PIDS+=("$MOCK_PID")
   deadline=$((SECONDS + 60))
@@ -69,19 +71,27 @@ start_mock() {
 
 # start_nginx BODY_FILE: serves the file at $PAGE_PATH; sets NGINX_PID and NGINX_PORT.
 start_nginx() {
+  mkdir -p "$BENCH_TMP/nginx/www"
+  cp "$1" "$BENCH_TMP/nginx/www/page.json"
+  launch_nginx /page.json "$PAGE_PATH"
+}
+
+# launch_nginx TRY_FILES PROBE_PATH: nginx over $BENCH_TMP/nginx/www, answering $PAGE_PATH with
+# `try_files TRY_FILES =404` ($PIN_SERVER in front of it); sets NGINX_PID and NGINX_PORT once PROBE_PATH
+# answers 200.
+launch_nginx() {
   local dir="$BENCH_TMP/nginx" attempt user=""
-  mkdir -p "$dir/www"
-  cp "$1" "$dir/www/page.json"
   # As root, workers would drop to 'nobody' and lose access to the temp dir: keep the current user.
   ((EUID == 0)) && user="user $(id -un) $(id -gn);"
   for attempt in 1 2 3; do
     NGINX_PORT=$(free_port)
     sed -e "s|@USER@|$user|" -e "s|@WORKERS@|$NGINX_WORKERS|" -e "s|@DIR@|$dir|g" \
-      -e "s|@PORT@|$NGINX_PORT|" "$NGINX_TEMPLATE" >"$dir/nginx.conf"
-    nginx -p "$dir/" -e "$dir/nginx-error.log" -c "$dir/nginx.conf" >"$dir/stdout.log" 2>&1 &
+      -e "s|@PORT@|$NGINX_PORT|" -e "s|@PAGE_PATH@|$PAGE_PATH|" -e "s|@TRY_FILES@|$1|" \
+      "$NGINX_TEMPLATE" >"$dir/nginx.conf"
+    ${PIN_SERVER:-} nginx -p "$dir/" -e "$dir/nginx-error.log" -c "$dir/nginx.conf" >"$dir/stdout.log" 2>&1 &
     NGINX_PID=$!
     STARTED_PIDS+=("$NGINX_PID")
-    if wait_for_200 "http://127.0.0.1:$NGINX_PORT$PAGE_PATH" "$NGINX_PID" 5; then return 0; fi
+    if wait_for_200 "http://127.0.0.1:$NGINX_PORT$2" "$NGINX_PID" 5; then return 0; fi
     stop_pid "$NGINX_PID"
     log "bench: nginx did not start (attempt $attempt): $(tail -n 2 "$dir/nginx-error.log" 2>/dev/null)"
   done
@@ -166,7 +176,10 @@ measure() {
   local threads=${WRK_THREADS:-$((conns < 2 ? 1 : 2))} out="$BENCH_TMP/wrk-$name-$conns-$RANDOM.txt"
   local ticks0 ticks1 opens0 opens1 over0 over1 t0 t1 wrk_pid
   ticks0=$(cpu_ticks "$@"); opens0=$(passive_opens); over0=$(listen_overflows); t0=$EPOCHREALTIME
-  wrk -t"$threads" -c"$conns" -d"${DURATION}s" --timeout 2s --latency "$url" >"$out" 2>&1 &
+  # $PIN_CLIENT: a command in front of wrk (taskset); WRK_OPTS: more options (-s script, -H header);
+  # WRK_SCRIPT_ARGS: the arguments of the script, after "--".
+  ${PIN_CLIENT:-} wrk -t"$threads" -c"$conns" -d"${DURATION}s" --timeout 2s --latency ${WRK_OPTS[@]+"${WRK_OPTS[@]}"} \
+    "$url" ${WRK_SCRIPT_ARGS[@]+-- "${WRK_SCRIPT_ARGS[@]}"} >"$out" 2>&1 &
   wrk_pid=$!
   STARTED_PIDS+=("$wrk_pid")
   wait "$wrk_pid" || log "bench: wrk exited non-zero against $name ($url)"
@@ -176,6 +189,31 @@ measure() {
     -v op=$((opens1 - opens0)) -v ov=$((over1 - over0)) 'BEGIN {
       split(r, f, " "); cpu = 100 * tk / hz / (t1 - t0)
       printf "%s %.0f %s %d\n", r, cpu, (op > 0 ? sprintf("%.0f", f[4] / op) : "-"), ov }')
+}
+
+# Results of interleaved rounds: RES[key,conns,round] holds a MEASURED line, ROUNDS the number of rounds.
+# field KEY CONNS N: the N-th field (1 rps, 2 p50, 3 p99, 4 requests, 5 errors, 6 non2xx, 7 cpu%, 8 req/conn,
+# 9 listen overflows) of every round, one per line.
+field() {
+  local r
+  for ((r = 1; r <= ROUNDS; r++)); do awk -v n="$3" '{print $n}' <<<"${RES[$1,$2,$r]}"; done
+}
+med() {
+  local vals
+  mapfile -t vals < <(field "$1" "$2" "$3")
+  median "${vals[@]}"
+}
+sum() { field "$1" "$2" "$3" | awk '{ s += $1 } END { print s + 0 }'; }
+# Median over rounds of the per-round ratio KEY_A/KEY_B of field N (rounds are paired, so noise cancels).
+paired_ratio() {
+  local r a b vals=()
+  for ((r = 1; r <= ROUNDS; r++)); do
+    a=$(awk -v n="$4" '{print $n}' <<<"${RES[$1,$3,$r]}")
+    b=$(awk -v n="$4" '{print $n}' <<<"${RES[$2,$3,$r]}")
+    vals+=("$(ratio "$a" "$b")")
+  done
+  [[ " ${vals[*]} " == *" n/a "* ]] && { echo n/a; return 0; }
+  median "${vals[@]}"
 }
 
 # warm URL: a short untimed run, so the first measured run does not pay for cold caches.

@@ -85,29 +85,6 @@ compare() {
   done
 }
 
-# field KEY CONNS N: the N-th field (1 rps, 2 p50, 3 p99, 4 requests, 5 errors, 6 non2xx, 7 cpu%, 8 req/conn,
-# 9 listen overflows) of every round, one per line.
-field() {
-  local r
-  for ((r = 1; r <= ROUNDS; r++)); do awk -v n="$3" '{print $n}' <<<"${RES[$1,$2,$r]}"; done
-}
-med() {
-  local vals
-  mapfile -t vals < <(field "$1" "$2" "$3")
-  median "${vals[@]}"
-}
-sum() { field "$1" "$2" "$3" | awk '{ s += $1 } END { print s + 0 }'; }
-# Median over rounds of the per-round ratio KEY_A/KEY_B of field N (rounds are paired, so noise cancels).
-paired_ratio() {
-  local r a b vals=()
-  for ((r = 1; r <= ROUNDS; r++)); do
-    a=$(awk -v n="$4" '{print $n}' <<<"${RES[$1,$3,$r]}")
-    b=$(awk -v n="$4" '{print $n}' <<<"${RES[$2,$3,$r]}")
-    vals+=("$(ratio "$a" "$b")")
-  done
-  [[ " ${vals[*]} " == *" n/a "* ]] && { echo n/a; return 0; }
-  median "${vals[@]}"
-}
 row() {
   printf '  %-12s %5s %10.0f %9s %9s %6s%% %8s %7s %9s\n' "$1" "$2" "$(med "$1" "$2" 1)" \
     "$(fmt_us "$(med "$1" "$2" 2)")" "$(fmt_us "$(med "$1" "$2" 3)")" "$(med "$1" "$2" 7)" \

@@ -2,27 +2,34 @@
 # Schema-validation speed, our validator (entimg-validate-bench) against ajv (bench/validate_ajv.js), on
 # the same records in one run: builds the release preset, takes 20 pages of 1000 records from the mock,
 # then runs both interleaved and prints the medians and the ratio ours/ajv; ours also from simdjson's DOM
-# (the suite's fast path), against ajv's per-record figure. About 40 s. See docs/bench.md.
-# Exit code 0, also when ours is slower; 2 when the setup is broken or the two disagree on validity.
+# (the suite's fast path), against ajv's per-record figure. Then the agreement test on more seeds: the
+# compiled checks against valijson and ajv on seeded random mutations (entimg-schema-agreement). About 50 s.
+# See docs/bench.md. Exit code 0, also when ours is slower; 1 when the agreement test finds a
+# disagreement; 2 when the setup is broken or the two disagree on the mock's records.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 MOCK="$root/build/release/mock/entities-images-mock"
 BENCH="$root/build/release/bench/entimg-validate-bench"
+AGREEMENT="$root/build/release/common/tests/entimg-schema-agreement"
 SEED=1
 ROUNDS=3
 RUN_SECONDS=2
 PAGES=20
 BUILD=true
+AGREEMENT_SEEDS=3
+MUTATIONS=10000
 
 usage() {
   cat <<EOF
-usage: bench/validate.sh [--seconds S] [--rounds N] [--no-build]
-  --seconds   seconds per measurement; each run measures records, then pages, and ours records from
-              simdjson's DOM (default $RUN_SECONDS)
-  --rounds    interleaved rounds, ours and ajv alternating which goes first (default $ROUNDS)
-  --no-build  use the binaries already in build/release
+usage: bench/validate.sh [--seconds S] [--rounds N] [--seeds N] [--mutations M] [--no-build]
+  --seconds    seconds per measurement; each run measures records, then pages, and ours records from
+               simdjson's DOM (default $RUN_SECONDS)
+  --rounds     interleaved rounds, ours and ajv alternating which goes first (default $ROUNDS)
+  --seeds      seeds of the agreement test, 1 to N (default $AGREEMENT_SEEDS; 0 leaves it out)
+  --mutations  mutated documents per seed (default $MUTATIONS)
+  --no-build   use the binaries already in build/release
 EOF
 }
 
@@ -30,6 +37,8 @@ while (($#)); do
   case $1 in
     --seconds) RUN_SECONDS=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
+    --seeds) AGREEMENT_SEEDS=$2; shift 2 ;;
+    --mutations) MUTATIONS=$2; shift 2 ;;
     --no-build) BUILD=false; shift ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
@@ -37,6 +46,8 @@ while (($#)); do
 done
 [[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $RUN_SECONDS -le 30 ]] || { echo "bench: --seconds must be 1..30" >&2; exit 2; }
 [[ $ROUNDS =~ ^[1-9][0-9]*$ && $ROUNDS -le 20 ]] || { echo "bench: --rounds must be 1..20" >&2; exit 2; }
+[[ $AGREEMENT_SEEDS =~ ^[0-9]+$ && $AGREEMENT_SEEDS -le 1000 ]] || { echo "bench: --seeds must be 0..1000" >&2; exit 2; }
+[[ $MUTATIONS =~ ^[1-9][0-9]*$ && $MUTATIONS -le 10000000 ]] || { echo "bench: --mutations must be 1..10000000" >&2; exit 2; }
 
 BENCH_TMP=$(mktemp -d /tmp/entimg-validate-bench.XXXXXX)
 # shellcheck source=bench/lib.sh
@@ -49,8 +60,8 @@ for tool in curl node flock; do command -v "$tool" >/dev/null || die "$tool not 
 [[ -f $root/node_modules/ajv/package.json && -f $root/node_modules/ajv-formats/package.json ]] ||
   die "ajv is not installed under $root/node_modules (npm ci, as ci/setup.sh does)"
 
-$BUILD && build_release entimg-validate-bench entities-images-mock
-[[ -x $BENCH && -x $MOCK ]] || die "no binaries in build/release (run without --no-build)"
+$BUILD && build_release entimg-validate-bench entities-images-mock entimg-schema-agreement
+[[ -x $BENCH && -x $MOCK && -x $AGREEMENT ]] || die "no binaries in build/release (run without --no-build)"
 
 # The records: 20 pages of 1000 from the mock (127.0.0.1 only), merged into one JSON array.
 start_mock 300000
@@ -121,3 +132,16 @@ printf 'records/s from simdjson DOM: ours %.0f (%sx ours from nlohmann::json), a
   "$(median "${ours_dom[@]}")" "$(median "${dom_speedup[@]}")" "$(median "${ajv_rec[@]}")" \
   "$(median "${dom_ratio[@]}")"
 [[ -z $invalid ]] || die "some records were invalid for one validator: the two did not do the same work"
+
+# The agreement test on more seeds than CI's (common.schema_agreement runs seed 1 x 5000).
+disagreed=""
+if ((AGREEMENT_SEEDS > 0)); then
+  echo "== agreement: compiled checks vs valijson and ajv, $AGREEMENT_SEEDS seed(s) x $MUTATIONS mutated documents"
+  for ((seed = 1; seed <= AGREEMENT_SEEDS; seed++)); do
+    status=0
+    "$AGREEMENT" --seed "$seed" --mutations "$MUTATIONS" --node "$(command -v node)" \
+      --ajv-script "$root/common/tests/agreement/ajv_agreement.js" || status=$?
+    ((status == 0)) || { ((status == 1)) && disagreed=yes || die "entimg-schema-agreement failed (status $status)"; }
+  done
+fi
+[[ -z $disagreed ]] || { echo "bench: the agreement test found disagreements (above, each with its replay command)"; exit 1; }

@@ -80,17 +80,20 @@ json page_link(std::size_t offset) {
   return url;
 }
 
-// The records cut into pages of kPageSize, each with the envelope the endpoint would send.
+// The records cut into pages of kPageSize, each with the envelope the endpoint would send, parsed from its
+// text as a page is (a copied json lays its members out otherwise in memory, which alone moved this figure
+// by a quarter; ajv's pages share the very record objects validated one by one).
 std::vector<json> build_pages(const json& records) {
   std::vector<json> pages;
   for (std::size_t offset = 0; offset < records.size(); offset += kPageSize) {
     const std::size_t end = std::min(offset + kPageSize, records.size());
     json results(records.begin() + static_cast<std::ptrdiff_t>(offset),
                  records.begin() + static_cast<std::ptrdiff_t>(end));
-    pages.push_back(json{{"count", records.size()},
-                         {"next", end < records.size() ? page_link(end) : json(nullptr)},
-                         {"previous", offset > 0 ? page_link(offset - kPageSize) : json(nullptr)},
-                         {"results", std::move(results)}});
+    const json page{{"count", records.size()},
+                    {"next", end < records.size() ? page_link(end) : json(nullptr)},
+                    {"previous", offset > 0 ? page_link(offset - kPageSize) : json(nullptr)},
+                    {"results", std::move(results)}};
+    pages.push_back(json::parse(page.dump()));
   }
   return pages;
 }

@@ -9,6 +9,7 @@ namespace entimg::common::detail {
 
 struct EcmaRegex::Code {
   pcre2_code* code = nullptr;
+  bool jit = false;  // pcre2_jit_compile succeeded
   Code() = default;
   Code(const Code&) = delete;
   Code& operator=(const Code&) = delete;
@@ -25,17 +26,31 @@ std::string pcre2_message(int code) {
              : std::string(reinterpret_cast<const char*>(buffer.data()), static_cast<std::size_t>(length));
 }
 
-// Match data sized for any pattern's captures, one per thread: pcre2_match writes into it.
-pcre2_match_data* thread_match_data() {
-  struct Holder {
-    pcre2_match_data* data = pcre2_match_data_create(1, nullptr);
-    Holder() = default;
-    Holder(const Holder&) = delete;
-    Holder& operator=(const Holder&) = delete;
-    ~Holder() { pcre2_match_data_free(data); }
-  };
-  thread_local Holder holder;
-  return holder.data;
+// What pcre2_match writes into and the stack its JIT recurses on, one set per thread. The JIT's default
+// stack (32 KiB) runs out on a pattern like image's, whose last group recurses once per character, at about
+// 1,500 characters; the schemas allow 2,048 (and the loader up to 4,096), so a stack of its own may grow
+// to 8 MiB (reserved as needed).
+struct MatchState {
+  pcre2_match_data* data = pcre2_match_data_create(1, nullptr);
+  pcre2_jit_stack* stack = pcre2_jit_stack_create(32 * 1024, 8 * 1024 * 1024, nullptr);
+  pcre2_match_context* context = [this] {
+    pcre2_match_context* made = pcre2_match_context_create(nullptr);
+    if (made != nullptr && stack != nullptr) pcre2_jit_stack_assign(made, nullptr, stack);
+    return made;
+  }();
+  MatchState() = default;
+  MatchState(const MatchState&) = delete;
+  MatchState& operator=(const MatchState&) = delete;
+  ~MatchState() {
+    pcre2_match_context_free(context);
+    pcre2_jit_stack_free(stack);
+    pcre2_match_data_free(data);
+  }
+};
+
+MatchState& thread_match_state() {
+  thread_local MatchState state;
+  return state;
 }
 
 }  // namespace
@@ -138,17 +153,29 @@ std::optional<EcmaRegex> EcmaRegex::compile(std::string_view pattern, std::strin
     return std::nullopt;
   }
   // Without JIT support (some architectures) pcre2_match interprets: slower, same answers.
-  (void)pcre2_jit_compile(holder->code, PCRE2_JIT_COMPLETE);
+  holder->jit = pcre2_jit_compile(holder->code, PCRE2_JIT_COMPLETE) == 0;
   return EcmaRegex(std::move(holder));
 }
 
 EcmaRegex::Outcome EcmaRegex::search(std::string_view subject, std::string* why) const {
+  MatchState& state = thread_match_state();
   const int rc = pcre2_match(code_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), 0, 0,
-                             thread_match_data(), nullptr);
+                             state.data, state.context);
   if (rc >= 0) return Outcome::match;
   if (rc == PCRE2_ERROR_NOMATCH) return Outcome::no_match;
   if (why != nullptr) *why = pcre2_message(rc);
   return Outcome::error;
+}
+
+EcmaRegex::Outcome EcmaRegex::search_valid_utf8(std::string_view subject) const {
+  const auto* text = reinterpret_cast<PCRE2_SPTR>(subject.data());
+  MatchState& state = thread_match_state();
+  const int rc =
+      code_->jit
+          ? pcre2_jit_match(code_->code, text, subject.size(), 0, 0, state.data, state.context)
+          : pcre2_match(code_->code, text, subject.size(), 0, PCRE2_NO_UTF_CHECK, state.data, state.context);
+  if (rc >= 0) return Outcome::match;
+  return rc == PCRE2_ERROR_NOMATCH ? Outcome::no_match : Outcome::error;
 }
 
 }  // namespace entimg::common::detail

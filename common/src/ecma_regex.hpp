@@ -29,6 +29,9 @@ class EcmaRegex {
   /// Searches subject (UTF-8) as ECMAScript's RegExp.prototype.test does. `error` when the subject is
   /// not valid UTF-8 or the match exceeded PCRE2's limits; *why then says which.
   Outcome search(std::string_view subject, std::string* why = nullptr) const;
+  /// The same for a subject the caller knows is valid UTF-8 (a string of simdjson's DOM, which validates
+  /// its input): PCRE2's own check is skipped, and its JIT is called directly.
+  Outcome search_valid_utf8(std::string_view subject) const;
 
  private:
   struct Code;

@@ -9,6 +9,8 @@
 #include "entimg/common/url.hpp"
 
 #include "ecma_regex.hpp"
+#include "schema_program.hpp"
+#include "uri_format.hpp"
 
 // Without this valijson reports schema problems by printing and calling abort(). Only this file includes
 // valijson (simdjson_adapter.hpp checks that it is set), so the setting cannot differ between translation
@@ -58,6 +60,8 @@ struct SchemaValidator::Impl {
   std::filesystem::path source;
   valijson::Schema schema;
   SchemaTexts texts;
+  std::optional<detail::SchemaProgram> program;  // is_valid's engine when set
+  std::string not_compiled_because;
 };
 
 namespace {
@@ -140,41 +144,48 @@ void check_patterns(const nlohmann::json& root, const std::filesystem::path& fil
   });
 }
 
-// ---- "pattern" through PCRE2 ----------------------------------------------------------------------------
-// valijson hard-wires std::regex for "pattern". Its parser does take builders for extra keywords, so the
-// copy of a schema handed to valijson has each "pattern" PCRE2 accepts renamed to kPcrePattern, whose
-// builder makes the constraint below: valijson still decides where and when a pattern applies (under
-// properties, allOf, anyOf, not, ...), only the matching engine changes. The schema text kept for error
-// messages keeps the standard keyword.
+// ---- keywords valijson gets from us ------------------------------------------------------------------
+// valijson hard-wires std::regex for "pattern", counts maxLength/minLength only up to an escaped NUL, and
+// ignores "format": "uri", which ajv (with ajv-formats) checks. Its parser does take builders for extra
+// keywords, so the copy of a schema handed to valijson has those keywords renamed to private ones
+// (kPrivatePrefix...) whose constraints below do what JSON Schema and ajv do: valijson still decides
+// where and when each applies (under properties, allOf, anyOf, not, ...). The schema text kept for error
+// messages keeps the standard keywords.
+constexpr std::string_view kPrivatePrefix = "$entimg:";
 constexpr const char* kPcrePattern = "$entimg:pattern";
+constexpr const char* kMaxLength = "$entimg:maxLength";
+constexpr const char* kMinLength = "$entimg:minLength";
+constexpr const char* kUriFormat = "$entimg:format";
 
-class PcrePatternConstraint : public valijson::constraints::PolyConstraint {
+// A constraint on strings only (as valijson's own under strong types): `check` says what is wrong with
+// one, or "" when nothing is.
+template <typename Check>
+class StringConstraint : public valijson::constraints::PolyConstraint {
  public:
-  explicit PcrePatternConstraint(detail::EcmaRegex regex) : regex_(std::move(regex)) {}
+  explicit StringConstraint(Check check) : check_(std::move(check)) {}
 
-  // As valijson's own pattern check under strong types: only strings are looked at.
   bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
                 valijson::ValidationResults* results) const override {
     if (!target.isString()) return true;
-    std::string why;
-    const auto outcome = regex_.search(target.asString(), &why);
-    if (outcome == detail::EcmaRegex::Outcome::match) return true;
-    if (results != nullptr) {
-      results->pushError(context, outcome == detail::EcmaRegex::Outcome::no_match
-                                      ? "Failed to match regex specified by 'pattern' constraint."
-                                      : "The 'pattern' constraint could not be evaluated: " + why + ".");
-    }
+    const std::string problem = check_(target.asString());
+    if (problem.empty()) return true;
+    if (results != nullptr) results->pushError(context, problem);
     return false;
   }
 
  private:
   valijson::constraints::Constraint* cloneInto(void* memory) const override {
-    return new (memory) PcrePatternConstraint(*this);
+    return new (memory) StringConstraint(*this);
   }
-  std::size_t sizeOf() const override { return sizeof(PcrePatternConstraint); }
+  std::size_t sizeOf() const override { return sizeof(StringConstraint); }
 
-  detail::EcmaRegex regex_;
+  Check check_;
 };
+
+template <typename Check>
+valijson::constraints::Constraint* string_constraint(Check check) {
+  return new StringConstraint<Check>(std::move(check));
+}
 
 class PcrePatternBuilder : public valijson::ConstraintBuilder {
  public:
@@ -182,22 +193,74 @@ class PcrePatternBuilder : public valijson::ConstraintBuilder {
     std::string error;
     auto regex = detail::EcmaRegex::compile(value.asString(), &error);
     if (!regex) throw std::runtime_error("pattern \"" + value.asString() + "\": " + error);
-    return new PcrePatternConstraint(std::move(*regex));
+    return string_constraint([regex = std::move(*regex)](const std::string& text) -> std::string {
+      std::string why;
+      switch (regex.search(text, &why)) {
+        case detail::EcmaRegex::Outcome::match:
+          return "";
+        case detail::EcmaRegex::Outcome::no_match:
+          return "Failed to match regex specified by 'pattern' constraint.";
+        case detail::EcmaRegex::Outcome::error:
+          break;
+      }
+      return "The 'pattern' constraint could not be evaluated: " + why + ".";
+    });
   }
 };
 
-// Renames each "pattern" keyword to kPcrePattern when PCRE2 gives it ECMAScript's meaning; any other
-// pattern stays with valijson's std::regex.
-void route_patterns_to_pcre2(nlohmann::json& root, const std::filesystem::path& file) {
+// maxLength (most) or minLength, counting every code point; the messages are valijson's.
+class LengthBuilder : public valijson::ConstraintBuilder {
+ public:
+  explicit LengthBuilder(bool most) : most_(most) {}
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    const std::uint64_t bound = value.asInteger() < 0 ? 0 : static_cast<std::uint64_t>(value.asInteger());
+    if (most_) {
+      return string_constraint([bound](const std::string& text) -> std::string {
+        if (text.size() <= bound || detail::code_points(text) <= bound) return "";
+        return "String should be no more than " + std::to_string(bound) + " characters in length.";
+      });
+    }
+    return string_constraint([bound](const std::string& text) -> std::string {
+      if (detail::code_points(text) >= bound) return "";
+      return "String should be no fewer than " + std::to_string(bound) + " characters in length.";
+    });
+  }
+
+ private:
+  bool most_;
+};
+
+class UriFormatBuilder : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter&) const override {
+    return string_constraint([](const std::string& text) -> std::string {
+      return detail::is_uri(text) ? "" : "String should be a valid URI (RFC 3986).";
+    });
+  }
+};
+
+// Renames, in valijson's copy of the schema, each keyword a builder above takes over: every maxLength and
+// minLength, "format": "uri", and each "pattern" PCRE2 gives ECMAScript's meaning (any other pattern stays
+// with valijson's std::regex).
+void route_keywords_to_builders(nlohmann::json& root, const std::filesystem::path& file) {
   for_each_schema(root, [&file](nlohmann::json& node, const std::string&) {
-    if (node.contains(kPcrePattern))
-      throw std::runtime_error("schema file " + file.string() + ": \"" + kPcrePattern + "\" is reserved");
+    for (const auto& [keyword, value] : node.items()) {
+      if (std::string_view(keyword).starts_with(kPrivatePrefix))
+        throw std::runtime_error("schema file " + file.string() + ": \"" + keyword + "\" is reserved");
+    }
+    const auto rename = [&node](const char* from, const char* to) {
+      nlohmann::json value = std::move(node[from]);
+      node.erase(from);
+      node[to] = std::move(value);
+    };
+    if (node.contains("maxLength") && node["maxLength"].is_number_unsigned()) rename("maxLength", kMaxLength);
+    if (node.contains("minLength") && node["minLength"].is_number_unsigned()) rename("minLength", kMinLength);
+    if (node.contains("format") && node["format"] == "uri") rename("format", kUriFormat);
     const auto pattern = node.find("pattern");
     if (pattern == node.end() || !pattern->is_string()) return;
     const std::string text = pattern->get<std::string>();
-    if (!detail::EcmaRegex::same_in_pcre2(text) || !detail::EcmaRegex::compile(text, nullptr)) return;
-    node.erase("pattern");
-    node[kPcrePattern] = text;
+    if (detail::EcmaRegex::same_in_pcre2(text) && detail::EcmaRegex::compile(text, nullptr))
+      rename("pattern", kPcrePattern);
   });
 }
 
@@ -252,6 +315,19 @@ bool conforms(const valijson::Schema& schema, const Adapter& target) {
   } catch (const std::exception&) {
     return false;
   }
+}
+
+// valijson reads integers as int64_t and its nlohmann adapter casts an unsigned one, so above INT64_MAX it
+// would see a negative number (18446744073709551615 as -1); our simdjson adapter gives such an integer its
+// value. So valijson reads a nlohmann::json as simdjson's DOM of its text, and fn gets that adapter (or
+// nlohmann's, for a document simdjson cannot hold: nesting deeper than 1024 levels).
+template <typename Fn>
+auto through_simdjson(const nlohmann::json& doc, Fn&& fn) {
+  const std::string text = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  simdjson::dom::parser parser;
+  simdjson::dom::element element;
+  if (parser.parse(text).get(element) == simdjson::SUCCESS) return fn(detail::SimdjsonAdapter(element));
+  return fn(valijson::adapters::NlohmannJsonAdapter(doc));
 }
 
 // A schema object and the document its local "#/..." references point into.
@@ -314,8 +390,8 @@ std::vector<SchemaNode> step_down(const SchemaTexts& texts, const std::vector<Sc
 std::string expectation(const std::vector<SchemaNode>& schemas) {
   std::string out;
   for (const auto& at : schemas) {
-    for (const char* keyword : {"type", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum",
-                                "exclusiveMaximum", "minLength", "maxLength"}) {
+    for (const char* keyword : {"type", "enum", "const", "format", "pattern", "minimum", "maximum",
+                                "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength"}) {
       const auto found = at.node->find(keyword);
       if (found == at.node->end()) continue;
       if (!out.empty()) out += ", ";
@@ -390,13 +466,6 @@ SchemaError explain(const SchemaTexts& texts, const valijson::ValidationResults:
   return out;
 }
 
-std::size_t code_points(const std::string& text) {
-  std::size_t count = 0;
-  for (const char c : text)
-    count += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1U : 0U;
-  return count;
-}
-
 // Strings over the maxLength of a place that also has a pattern: reported here, then blanked in a copy of
 // the document before valijson collects errors, because collecting (unlike is_valid) runs every constraint,
 // the pattern included, on the over-long string.
@@ -413,7 +482,7 @@ void find_unmatchable(const SchemaTexts& texts, const nlohmann::json& node,
         bound = std::min(bound.value_or(max->get<std::int64_t>()), max->get<std::int64_t>());
       }
     }
-    const std::size_t length = code_points(node.get_ref<const std::string&>());
+    const std::uint64_t length = detail::code_points(node.get_ref<const std::string&>());
     if (patterned && bound && length > static_cast<std::size_t>(*bound)) {
       out.push_back({pointer, "String of " + std::to_string(length) +
                                   " characters is longer than maxLength " + std::to_string(*bound) +
@@ -436,7 +505,7 @@ void find_unmatchable(const SchemaTexts& texts, const nlohmann::json& node,
 
 SchemaValidator::SchemaValidator(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
-SchemaValidator SchemaValidator::from_file(const std::filesystem::path& schema_file) {
+SchemaValidator SchemaValidator::from_file(const std::filesystem::path& schema_file, Engine engine) {
   const std::filesystem::path dir = schema_file.parent_path();
   auto impl = std::make_shared<Impl>();
   impl->source = schema_file;
@@ -444,17 +513,22 @@ SchemaValidator SchemaValidator::from_file(const std::filesystem::path& schema_f
   check_patterns(impl->texts.root, schema_file);
 
   nlohmann::json engine_root = impl->texts.root;
-  route_patterns_to_pcre2(engine_root, schema_file);
+  route_keywords_to_builders(engine_root, schema_file);
 
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-  parser.addConstraintBuilder(kPcrePattern, new PcrePatternBuilder());  // the parser deletes it
+  // The parser deletes the builders; lengths come before patterns, so is_valid stops at an over-long
+  // string before a regex runs on it.
+  parser.addConstraintBuilder(kMaxLength, new LengthBuilder(true));
+  parser.addConstraintBuilder(kMinLength, new LengthBuilder(false));
+  parser.addConstraintBuilder(kPcrePattern, new PcrePatternBuilder());
+  parser.addConstraintBuilder(kUriFormat, new UriFormatBuilder());
   const auto fetch = [&dir,
                       &referenced = impl->texts.referenced](const std::string& uri) -> const nlohmann::json* {
     const std::filesystem::path file = referenced_file(dir, uri);
     auto doc = std::make_unique<nlohmann::json>(read_schema_document(file));
     check_patterns(*doc, file);
     referenced.emplace(file.filename().string(), *doc);
-    route_patterns_to_pcre2(*doc, file);
+    route_keywords_to_builders(*doc, file);
     return doc.release();  // valijson owns it until free_doc
   };
   const auto free_doc = [](const nlohmann::json* doc) { delete doc; };
@@ -464,14 +538,26 @@ SchemaValidator SchemaValidator::from_file(const std::filesystem::path& schema_f
   } catch (const std::exception& e) {
     throw std::runtime_error("schema file " + schema_file.string() + ": " + e.what());
   }
+  if (engine == Engine::valijson) {
+    impl->not_compiled_because = "valijson was asked for";
+  } else {
+    const auto lookup = [&referenced =
+                             impl->texts.referenced](const std::string& uri) -> const nlohmann::json* {
+      const auto found = referenced.find(referenced_name(uri));
+      return found == referenced.end() ? nullptr : &found->second;
+    };
+    impl->program = detail::SchemaProgram::compile(impl->texts.root, lookup, &impl->not_compiled_because);
+  }
   return SchemaValidator(std::move(impl));
 }
 
 bool SchemaValidator::is_valid(const nlohmann::json& doc) const {
-  return conforms(impl_->schema, valijson::adapters::NlohmannJsonAdapter(doc));
+  if (impl_->program) return impl_->program->accepts(doc);
+  return through_simdjson(doc, [this](const auto& adapter) { return conforms(impl_->schema, adapter); });
 }
 
 bool SchemaValidator::is_valid(const simdjson::dom::element& doc) const {
+  if (impl_->program) return impl_->program->accepts(doc);
   return conforms(impl_->schema, detail::SimdjsonAdapter(doc));
 }
 
@@ -493,7 +579,9 @@ std::vector<SchemaError> SchemaValidator::validate(const nlohmann::json& doc) co
 
   valijson::ValidationResults results;
   try {
-    thread_validator().validate(impl_->schema, valijson::adapters::NlohmannJsonAdapter(target), &results);
+    through_simdjson(target, [this, &results](const auto& adapter) {
+      return thread_validator().validate(impl_->schema, adapter, &results);
+    });
   } catch (const std::exception& e) {
     // See is_valid: a non-string where a `format` applies. What the pre-pass found still stands.
     if (errors.empty()) errors.push_back({"", std::string("the document cannot be validated: ") + e.what()});
@@ -516,6 +604,14 @@ std::vector<SchemaError> SchemaValidator::validate(const nlohmann::json& doc) co
 
 const std::filesystem::path& SchemaValidator::source() const {
   return impl_->source;
+}
+
+const detail::SchemaProgram* SchemaValidator::compiled_program() const {
+  return impl_->program ? &*impl_->program : nullptr;
+}
+
+const std::string& SchemaValidator::not_compiled_because() const {
+  return impl_->not_compiled_because;
 }
 
 std::filesystem::path schema_dir() {

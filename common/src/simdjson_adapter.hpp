@@ -2,11 +2,13 @@
 // A read-only valijson adapter over simdjson's DOM, so pages parsed by simdjson are validated without a
 // copy into nlohmann::json. valijson sees through it what it sees through its own nlohmann adapter for the
 // same text: int64 and uint64 are integers and doubles are doubles (strong types), strings are read by
-// length. One difference: simdjson's DOM keeps every member of an object with a repeated key, and so does
-// this view (find gives the first), where nlohmann's parser keeps only the last; such texts must reach
-// valijson through nlohmann (contract/src/json_parse.hpp takes them that way). Deduplicating here cost a
-// quarter of the validation time. The element's document must outlive the adapter. Include this header after
-// schema.cpp has set VALIJSON_USE_EXCEPTIONS.
+// length; but an integer above INT64_MAX, which valijson's int64_t would wrap negative, is also a double
+// of its value, the reading valijson's bounds take first (schema.cpp has valijson read nlohmann::json
+// through this adapter too). One difference: simdjson's DOM keeps every member of an object with a repeated
+// key, and so does this view (find gives the first), where nlohmann's parser keeps only the last; such texts
+// must reach valijson through nlohmann (contract/src/json_parse.hpp takes them that way). Deduplicating here
+// cost a quarter of the validation time. The element's document must outlive the adapter. Include this header
+// after schema.cpp has set VALIJSON_USE_EXCEPTIONS.
 #ifndef VALIJSON_USE_EXCEPTIONS
 #error "define VALIJSON_USE_EXCEPTIONS as schema.cpp does before including simdjson_adapter.hpp"
 #endif
@@ -108,8 +110,12 @@ class SimdjsonValue {
   }
 
   bool getDouble(double& result) const {
-    if (!isDouble()) return false;
-    result = element_.get_double().value_unsafe();
+    if (element_.type() == simdjson::dom::element_type::DOUBLE) {
+      result = element_.get_double().value_unsafe();
+      return true;
+    }
+    if (!above_int64()) return false;
+    result = static_cast<double>(element_.get_uint64().value_unsafe());
     return true;
   }
 
@@ -119,8 +125,8 @@ class SimdjsonValue {
         result = element_.get_int64().value_unsafe();
         return true;
       case simdjson::dom::element_type::UINT64:
-        // nlohmann's get<int64_t>() casts an unsigned value, so above INT64_MAX valijson sees a negative
-        // number through its adapter (18446744073709551615 as -1); the same here.
+        // Wraps above INT64_MAX, as nlohmann's get<int64_t>() does; valijson's bounds read such a value
+        // through getDouble instead (isDouble is true for it).
         result = static_cast<std::int64_t>(element_.get_uint64().value_unsafe());
         return true;
       default:
@@ -149,7 +155,7 @@ class SimdjsonValue {
 
   bool isArray() const { return element_.type() == simdjson::dom::element_type::ARRAY; }
   bool isBool() const { return element_.type() == simdjson::dom::element_type::BOOL; }
-  bool isDouble() const { return element_.type() == simdjson::dom::element_type::DOUBLE; }
+  bool isDouble() const { return element_.type() == simdjson::dom::element_type::DOUBLE || above_int64(); }
   bool isInteger() const {
     const auto type = element_.type();
     return type == simdjson::dom::element_type::INT64 || type == simdjson::dom::element_type::UINT64;
@@ -160,6 +166,10 @@ class SimdjsonValue {
   bool isString() const { return element_.type() == simdjson::dom::element_type::STRING; }
 
  private:
+  bool above_int64() const {
+    return element_.type() == simdjson::dom::element_type::UINT64 &&
+           element_.get_uint64().value_unsafe() > static_cast<std::uint64_t>(INT64_MAX);
+  }
   simdjson::dom::element element_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace entimg::common {
 namespace {
@@ -74,9 +75,18 @@ std::string utf8_cut(std::string text, std::size_t max, std::string_view mark) {
 }
 
 std::string utf8_replace_invalid(std::string_view bytes) {
-  std::string out;
+  // ASCII, what queries and headers mostly are, is valid as it is: looked for eight bytes at a time.
+  std::size_t i = 0;
+  for (std::uint64_t word = 0; i + 8 <= bytes.size(); i += 8) {
+    std::memcpy(&word, bytes.data() + i, 8);
+    if ((word & 0x8080808080808080ULL) != 0) break;
+  }
+  while (i < bytes.size() && static_cast<unsigned char>(bytes[i]) < 0x80)
+    ++i;
+  if (i == bytes.size()) return std::string(bytes);
+  std::string out(bytes.substr(0, i));
   out.reserve(bytes.size());
-  for (std::size_t i = 0; i < bytes.size();) {
+  while (i < bytes.size()) {
     std::size_t bad = 1;
     const std::size_t n = utf8_sequence(bytes, i, bad);
     if (n > 0) {
@@ -151,17 +161,23 @@ UrlParts split_url(std::string_view url) {
 
 void append_quote_plus(std::string& out, std::string_view utf8) {
   static constexpr char kHex[] = "0123456789ABCDEF";
+  const std::size_t start = out.size();
+  out.resize(start + 3 * utf8.size());  // written in place, then cut to what was written
+  char* at = out.data() + start;
   for (const char ch : utf8) {
     const auto c = static_cast<unsigned char>(ch);
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
         c == '-' || c == '~') {
-      out.push_back(ch);
+      *at++ = ch;
     } else if (c == ' ') {
-      out.push_back('+');
+      *at++ = '+';
     } else {
-      out.append({'%', kHex[c >> 4], kHex[c & 15]});
+      *at++ = '%';
+      *at++ = kHex[c >> 4];
+      *at++ = kHex[c & 15];
     }
   }
+  out.resize(static_cast<std::size_t>(at - out.data()));
 }
 
 }  // namespace entimg::common

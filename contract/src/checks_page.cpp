@@ -2,6 +2,7 @@
 // the page length.
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "entimg/contract/checks.hpp"
 #include "failure_budget.hpp"
@@ -29,16 +30,28 @@ std::string_view path_prefix(const CheckContext& context) {
                                          : std::string_view{};
 }
 
+// Where the first of the characters `stops` is in text, or its size. string_view::find_first_of calls memchr
+// once per character of text (url_path was a tenth of the walk's instructions); one memchr per stop scans
+// a whole image URL at once.
+std::size_t first_of(std::string_view text, std::string_view stops) {
+  std::size_t first = text.size();
+  for (const char stop : stops)
+    if (const void* at = std::memchr(text.data(), stop, first); at != nullptr)
+      first = static_cast<std::size_t>(static_cast<const char*>(at) - text.data());
+  return first;
+}
+
 // The path of an absolute URL or of an origin-relative one; nullopt for anything else.
 std::optional<std::string_view> url_path(std::string_view url) {
   if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
-    const std::size_t slash = url.find_first_of("/?#", scheme + 3);
-    if (slash == std::string_view::npos || url[slash] != '/') return std::string_view{};
-    url.remove_prefix(slash);
+    const std::string_view rest = url.substr(scheme + 3);
+    const std::size_t slash = first_of(rest, "/?#");
+    if (slash == rest.size() || rest[slash] != '/') return std::string_view{};
+    url = rest.substr(slash);
   } else if (!url.starts_with('/')) {
     return std::nullopt;
   }
-  return url.substr(0, url.find_first_of("?#"));
+  return url.substr(0, first_of(url, "?#"));
 }
 
 bool is_lower_hex(char c) {

@@ -4,6 +4,7 @@
 // places that build or compare whole documents convert to nlohmann::json.
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -21,17 +22,23 @@ struct ParsedJson {
   std::string repeated_key;  ///< a key an object of the text held twice (the last value was kept), or ""
 };
 
+/// Deepest nesting a body may have: a page is three levels deep, and the conversion to nlohmann, its
+/// dump and the schema validator recurse once per level, so a deeper text is refused (TooDeep) before
+/// anything but simdjson, which keeps its own bounded stack, reads it.
+inline constexpr std::size_t kMaxJsonDepth = 128;
+
+/// What parse_json_dom throws for a text nested deeper than kMaxJsonDepth.
+struct TooDeep : std::runtime_error {
+  TooDeep() : std::runtime_error("nested deeper than " + std::to_string(kMaxJsonDepth) + " levels") {}
+};
+
 /// The document nlohmann::json::parse(text) would give, in simdjson's DOM. Texts simdjson reads as
 /// nlohmann does not are taken through nlohmann first: integers beyond 64 bits (nlohmann makes them
 /// doubles) and objects with a repeated key (the last one wins, as in nlohmann, Python and
-/// JavaScript). Throws nlohmann::json::exception, with nlohmann's message, when the text is not JSON.
-/// (std::runtime_error for a number token over 4096 characters: see parse_json).
-/// "-0" is the integer 0 in both.
+/// JavaScript). Throws nlohmann::json::exception, with nlohmann's message, when the text is not JSON;
+/// TooDeep when it nests deeper than kMaxJsonDepth (whatever else is wrong with it); std::runtime_error
+/// for a number token over 4096 characters (see parse_json). "-0" is the integer 0 in both.
 ParsedJson parse_json_dom(const std::string& text);
-
-/// Deepest nesting a body may have: a page is three levels deep, and the conversion to nlohmann, its
-/// dump and the schema validator recurse once per level, so a deeper text is refused before parsing.
-inline constexpr std::size_t kMaxJsonDepth = 128;
 /// Deepest nesting of [ and { outside strings, stopping as soon as it passes kMaxJsonDepth.
 std::size_t nesting_depth(std::string_view text);
 /// nlohmann's parse error message with the bytes it quotes cut short and invalid UTF-8 replaced: its

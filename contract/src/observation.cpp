@@ -64,16 +64,14 @@ void parse_body(Page& page) {
     return;
   }
   if (page.content_coding.empty() && !decode_accepted(page)) return;
-  if (detail::nesting_depth(body) > detail::kMaxJsonDepth) {
-    page.json_error =
-        "the body nests arrays/objects deeper than " + std::to_string(detail::kMaxJsonDepth) + " levels";
-    return;
-  }
   try {
     auto parsed = detail::parse_json_dom(body);
     page.json = parsed.root;
     page.json_document = std::move(parsed.document);
     page.json_repeated_key = std::move(parsed.repeated_key);
+  } catch (const detail::TooDeep&) {
+    page.json_error =
+        "the body nests arrays/objects deeper than " + std::to_string(detail::kMaxJsonDepth) + " levels";
   } catch (const nlohmann::json::exception& e) {
     // The message quotes the bytes read last, which may be invalid UTF-8.
     page.json_error = "not JSON: " + detail::parse_error_text(e.what());

@@ -144,3 +144,56 @@ TEST_CASE("a hostile number or a hostile parse error stays small", "[json][hosti
     CHECK_THAT(text, Catch::Matchers::Contains("… (500001 bytes)'"));
   }
 }
+
+// simdjson refuses what nests deeper than the parser allows without anyone scanning the text first; a
+// body nested exactly kMaxJsonDepth deep must still read, whatever sits at the bottom.
+TEST_CASE("parse_json_dom reads nesting up to kMaxJsonDepth and refuses one level more", "[json]") {
+  using entimg::contract::detail::kMaxJsonDepth;
+  using entimg::contract::detail::TooDeep;
+  const auto arrays = [](std::size_t depth, const std::string& bottom) {
+    return std::string(depth, '[') + bottom + std::string(depth, ']');
+  };
+  const auto objects = [](std::size_t depth, const std::string& bottom) {
+    std::string text;
+    for (std::size_t i = 0; i < depth; ++i)
+      text += "{\"a\":";
+    text += bottom;
+    return text + std::string(depth, '}');
+  };
+  for (const std::string& bottom : {std::string(), std::string("1"), std::string("\"x\"")}) {
+    INFO("bottom: " << bottom);
+    for (const std::string& text :
+         {arrays(kMaxJsonDepth, bottom), objects(kMaxJsonDepth - 1, "[" + bottom + "]")})
+      CHECK(to_nlohmann(parse_json_dom(text).root) == json::parse(text));
+    CHECK_THROWS_AS(parse_json_dom(arrays(kMaxJsonDepth + 1, bottom)), TooDeep);
+  }
+  CHECK(to_nlohmann(parse_json_dom(objects(kMaxJsonDepth, "1")).root) ==
+        json::parse(objects(kMaxJsonDepth, "1")));
+  CHECK_THROWS_AS(parse_json_dom(objects(kMaxJsonDepth + 1, "1")), TooDeep);
+  // At the limit and read through nlohmann (a repeated key, a number beyond 64 bits): the same.
+  const std::string repeated = objects(kMaxJsonDepth - 1, R"({"k":1,"k":2})");
+  CHECK(to_nlohmann(parse_json_dom(repeated).root) == json::parse(repeated));
+  const std::string big = arrays(kMaxJsonDepth, "18446744073709551616");
+  CHECK(to_nlohmann(parse_json_dom(big).root) == json::parse(big));
+  // Not JSON and too deep: too deep is what is said.
+  CHECK_THROWS_AS(parse_json_dom(std::string(100000, '[') + "x"), TooDeep);
+}
+
+TEST_CASE("parse_json_dom finds a repeated key wherever it sits in an object of any size", "[json]") {
+  // 40 keys whose size and ends are alike (k00a ... k39a share a hash bit often), the repeat placed early,
+  // at the 32-key edge and late.
+  for (const std::size_t repeat_at : {1U, 31U, 32U, 39U}) {
+    std::string text = "{";
+    for (std::size_t i = 0; i < 40; ++i)
+      text += "\"k" + std::to_string(10 + i) + "a\":" + std::to_string(i) + ",";
+    text += "\"k" + std::to_string(10 + repeat_at) + "a\":\"last\"}";
+    INFO(text);
+    const auto parsed = parse_json_dom(text);
+    CHECK(parsed.repeated_key == "k" + std::to_string(10 + repeat_at) + "a");
+    CHECK(to_nlohmann(parsed.root) == json::parse(text));
+  }
+  std::string distinct = "{";
+  for (std::size_t i = 0; i < 1000; ++i)
+    distinct += std::string(i == 0 ? "" : ",") + "\"k" + std::to_string(i) + "\":" + std::to_string(i);
+  CHECK(parse_json_dom(distinct + "}").repeated_key.empty());
+}

@@ -225,7 +225,7 @@ void declare_limits(CLI::App& app, ConnectionLimits& l, std::size_t& memo_bytes)
       ->capture_default_str()
       ->transform(whole_number(1, 1'000'000, "a whole number from 1 to 1000000"));
   size("--memo-bytes", memo_bytes,
-       "keep answers to repeated GET/HEAD requests (equal target and headers,\n"
+       "keep answers to GET/HEAD requests asked again (equal target and headers,\n"
        "unchanged data) up to this many bytes; 0 computes every answer",
        0, std::uint64_t{1} << 32);
 }

@@ -263,6 +263,14 @@ void Dataset::page_in_batches(const Selection& selection, std::uint64_t offset, 
       each);
 }
 
+void Dataset::each_record(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                          RecordSink& sink) const {
+  page_in_batches(selection, offset, limit, kRecordBatch, [&sink](std::vector<Record>& records) {
+    for (const Record& r : records)
+      sink.record(view_of(r));
+  });
+}
+
 std::int64_t Dataset::max_id() const {
   std::int64_t max = 0;
   std::vector<Record> chunk;

@@ -1,8 +1,11 @@
 #include "filer_names.hpp"
 #include "utf8.hpp"
 
+#include "entimg/common/ascii.hpp"
+
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace entimg::mock::detail {
@@ -101,13 +104,6 @@ std::pair<std::u32string_view, std::u32string_view> split_extension(std::u32stri
   return {name.substr(0, dot), name.substr(dot)};
 }
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 }  // namespace
 
 std::string filer_stored_name(std::string_view original) {
@@ -119,7 +115,7 @@ std::string filer_stored_name(std::string_view original) {
   return name;
 }
 
-std::string guess_mime_type(std::string_view name) {
+std::string_view guess_mime_type(std::string_view name) {
   const std::size_t slash = name.rfind('/');
   std::string_view base = slash == std::string_view::npos ? name : name.substr(slash + 1);
   // Python strips compression suffixes first: "x.png.gz" is image/png (encoding gzip).
@@ -134,7 +130,7 @@ std::string guess_mime_type(std::string_view name) {
   }
   const std::size_t dot = base.rfind('.');
   if (dot == std::string_view::npos || dot == 0) return "";
-  const std::string ext = lower_ascii(base.substr(dot + 1));
+  const std::string_view ext = base.substr(dot + 1);
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kTypes = {
       {{"jpg", "image/jpeg"},
        {"jpeg", "image/jpeg"},
@@ -153,25 +149,52 @@ std::string guess_mime_type(std::string_view name) {
        {"avif", "image/avif"},
        {"heic", "image/heic"}}};
   for (const auto& [e, type] : kTypes)
-    if (e == ext) return std::string(type);
+    if (common::iequals_ascii(e, ext)) return type;
   return "";
 }
 
-void append_filepath_uri(std::string& out, std::string_view path) {
+namespace {
+
+// The bytes filepath_to_uri keeps as they are.
+constexpr std::array<bool, 256> kUriKeeps = [] {
+  std::array<bool, 256> keep{};
+  for (int c = 0; c < 256; ++c)
+    keep[static_cast<std::size_t>(c)] =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  for (const char c : std::string_view("_.-~/!*()'"))
+    keep[static_cast<unsigned char>(c)] = true;
+  return keep;
+}();
+
+}  // namespace
+
+char* write_filepath_uri(char* at, std::string_view path) {
+  // Stored paths are almost always kept whole: one pass without a branch a byte, then one copy.
+  bool plain = true;
+  for (const char ch : path)
+    plain &= kUriKeeps[static_cast<unsigned char>(ch)];
+  if (plain) {
+    if (!path.empty()) std::memcpy(at, path.data(), path.size());  // an empty view's data may be null
+    return at + path.size();
+  }
   static constexpr char kHex[] = "0123456789ABCDEF";
   for (const char ch : path) {
     const auto c = static_cast<unsigned char>(ch == '\\' ? '/' : ch);
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '!' || c == '*' ||
-                      c == '(' || c == ')' || c == '\'';
-    if (keep) {
-      out.push_back(static_cast<char>(c));
+    if (kUriKeeps[c]) {
+      *at++ = static_cast<char>(c);
     } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
+      *at++ = '%';
+      *at++ = kHex[c >> 4];
+      *at++ = kHex[c & 15];
     }
   }
+  return at;
+}
+
+void append_filepath_uri(std::string& out, std::string_view path) {
+  const std::size_t at = out.size();
+  out.resize(at + filepath_uri_bound(path.size()));
+  out.resize(static_cast<std::size_t>(write_filepath_uri(out.data() + at, path) - out.data()));
 }
 
 }  // namespace entimg::mock::detail

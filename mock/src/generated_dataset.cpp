@@ -7,11 +7,14 @@
 // entity ids are not sorted by image id and a filter by entity is an arithmetic progression.
 #include <algorithm>
 #include <array>
-#include <cstdio>
+#include <charconv>
+#include <cstring>
 #include <mutex>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "entimg/common/prng.hpp"
@@ -26,41 +29,85 @@ using common::Pcg32;
 
 constexpr std::int64_t kFirstEntityId = 101;
 
-constexpr std::array<const char*, 7> kCyrillicWords = {"Фото",   "Снимок экрана", "Изображение", "Портрет",
-                                                       "Пейзаж", "Обложка",       "Товар"};
-constexpr std::array<const char*, 6> kLatinWords = {"photo", "banner",     "product",
-                                                    "cover", "screenshot", "interior"};
-constexpr std::array<const char*, 5> kSections = {"catalog", "news", "gallery", "projects", "about"};
-constexpr std::array<const char*, 6> kAuthors = {"Иван Петров",  "Anna Smith",      "Мария Иванова",
-                                                 "Studio North", "Алексей Смирнов", "J. O'Neil"};
-constexpr std::array<const char*, 5> kCaptions = {"Вид спереди", "Front view", "Общий план", "Detail",
-                                                  "Фото товара"};
-constexpr std::array<const char*, 4> kDescriptions = {
+constexpr std::array<std::string_view, 7> kCyrillicWords = {
+    "Фото", "Снимок экрана", "Изображение", "Портрет", "Пейзаж", "Обложка", "Товар"};
+constexpr std::array<std::string_view, 6> kLatinWords = {"photo", "banner",     "product",
+                                                         "cover", "screenshot", "interior"};
+constexpr std::array<std::string_view, 5> kSections = {"catalog", "news", "gallery", "projects", "about"};
+constexpr std::array<std::string_view, 6> kAuthors = {"Иван Петров",  "Anna Smith",      "Мария Иванова",
+                                                      "Studio North", "Алексей Смирнов", "J. O'Neil"};
+constexpr std::array<std::string_view, 5> kCaptions = {"Вид спереди", "Front view", "Общий план", "Detail",
+                                                       "Фото товара"};
+constexpr std::array<std::string_view, 4> kDescriptions = {
     "Фотография товара, вид спереди.", "Product photo on a white background.",
     "Снимок сделан в студии; цвета откалиброваны.", "Archive scan, \"as is\"."};
 
-std::string format(const char* fmt, auto... args) {
-  char buf[256];
-  const int n = std::snprintf(buf, sizeof buf, fmt, args...);
-  return std::string(buf, n < 0 ? 0 : static_cast<std::size_t>(std::min(n, 255)));
-}
-
 template <typename Array>
-const char* pick(Pcg32& rng, const Array& items) {
+std::string_view pick(Pcg32& rng, const Array& items) {
   return items[rng.below(static_cast<std::uint32_t>(items.size()))];
 }
 
-std::string uuid4(Pcg32& rng) {
+// The text of one record, written into a buffer of its own without allocating: the views of the record
+// point into it until the next record is written. Its bounds, with ids below 2^63 (19 digits): `file` at
+// most 13 + 6 + 36 + 1 + 23 bytes, the original name 53, the stored name 23, the subject location 9.
+class RecordText {
+ public:
+  void clear() { size_ = 0; }
+  std::size_t mark() const { return size_; }
+  std::string_view since(std::size_t mark) const { return {buffer_.data() + mark, size_ - mark}; }
+  std::string_view between(std::size_t from, std::size_t to) const {
+    return {buffer_.data() + from, to - from};
+  }
+
+  RecordText& add(std::string_view text) {
+    if (!text.empty()) std::memcpy(room(text.size()), text.data(), text.size());
+    size_ += text.size();
+    return *this;
+  }
+  RecordText& add(std::int64_t n) {
+    char* at = room(20);
+    size_ += static_cast<std::size_t>(std::to_chars(at, at + 20, n).ptr - at);
+    return *this;
+  }
+  /// n in 0..9999 with leading zeros, as "%04lld" writes it.
+  RecordText& add_4_digits(std::int64_t n) {
+    char* at = room(4);
+    for (int k = 3; k >= 0; --k, n /= 10)
+      at[k] = static_cast<char>('0' + n % 10);
+    size_ += 4;
+    return *this;
+  }
+
+ private:
+  char* room(std::size_t n) {
+    if (n > buffer_.size() - size_) throw std::length_error("a generated record's text outgrew its buffer");
+    return buffer_.data() + size_;
+  }
+  std::array<char, 512> buffer_;
+  std::size_t size_ = 0;
+};
+
+// A uuid4 from two draws, as text ("xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx").
+std::array<char, 36> uuid4(Pcg32& rng) {
   std::uint64_t hi = rng.next_u64(), lo = rng.next_u64();
   hi = (hi & 0xFFFFFFFFFFFF0FFFULL) | 0x0000000000004000ULL;  // version 4
   lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // RFC 4122 variant
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(36, '-');
-  std::size_t at = 0;
-  for (int nibble = 0; nibble < 32; ++nibble) {
-    if (at == 8 || at == 13 || at == 18 || at == 23) ++at;
-    const std::uint64_t word = nibble < 16 ? hi : lo;
-    out[at++] = kHex[(word >> (60 - 4 * (nibble % 16))) & 15];
+  static constexpr std::array<std::array<char, 2>, 256> kHexPairs = [] {
+    constexpr char kHex[] = "0123456789abcdef";
+    std::array<std::array<char, 2>, 256> pairs{};
+    for (std::size_t b = 0; b < 256; ++b)
+      pairs[b] = {kHex[b >> 4], kHex[b & 15]};
+    return pairs;
+  }();
+  static constexpr std::array<std::size_t, 16> kAt = {0,  2,  4,  6,  9,  11, 14, 16,
+                                                      19, 21, 24, 26, 28, 30, 32, 34};
+  std::array<char, 36> out;
+  out[8] = out[13] = out[18] = out[23] = '-';
+  for (std::size_t byte = 0; byte < 16; ++byte) {
+    const std::uint64_t word = byte < 8 ? hi : lo;
+    const auto value = static_cast<std::size_t>((word >> (56 - 8 * (byte % 8))) & 0xFF);
+    out[kAt[byte]] = kHexPairs[value][0];
+    out[kAt[byte] + 1] = kHexPairs[value][1];
   }
   return out;
 }
@@ -77,43 +124,61 @@ const std::array<std::string, kCyrillicWords.size()>& cyrillic_slugs() {
 }
 
 struct Names {
-  std::string original;  // as uploaded
-  std::string stored;    // the name filer stores it under: filer_stored_name(basename(original))
-  std::string title;     // the path-like `name`, when the importer set one
+  std::string_view original;   // as uploaded
+  std::string_view stored;     // the name filer stores it under: filer_stored_name(basename(original))
+  std::string_view title;      // the path-like `name`, when the importer set one
+  std::string_view mime_type;  // guess_mime_type(stored)
 };
 
+// guess_mime_type of a stored name, found once for each extension the generator gives one.
+std::string_view mime_type_of(std::string_view extension) {
+  static const std::array<std::string_view, 3> kTypes = {
+      detail::guess_mime_type("a.png"), detail::guess_mime_type("a.jpg"), detail::guess_mime_type("a.jpeg")};
+  return kTypes[extension == "png" ? 0 : extension == "jpg" ? 1 : 2];
+}
+
 // Builds the stored name alongside the original rather than slugifying per record (this runs on
-// every request); dataset_test checks stored == filer_stored_name(basename(original)) throughout.
-Names make_names(Pcg32& rng, std::int64_t id) {
+// every request); dataset_test checks stored == filer_stored_name(basename(original)) throughout. The draws
+// come in the order the first version made them (it printed with snprintf, whose arguments GCC evaluated
+// last to first), so a seed gives the same collection as it always did.
+Names make_names(Pcg32& rng, std::int64_t id, RecordText& text) {
   const std::uint32_t kind = rng.below(100);
-  const auto n = static_cast<long long>(rng.between(1, 9999));
-  const char* ext = rng.chance(50) ? "png" : rng.chance(75) ? "jpg" : "jpeg";
+  const std::int64_t n = rng.between(1, 9999);
+  const std::string_view ext = rng.chance(50) ? "png" : rng.chance(75) ? "jpg" : "jpeg";
   Names names;
+  const std::size_t start = text.mark();
   if (kind < 30) {
     const bool img = rng.chance(50);
-    names.original = format(img ? "IMG_%04lld.JPG" : "DSC_%04lld.jpg", n);
-    names.stored = format(img ? "img_%04lld.jpg" : "dsc_%04lld.jpg", n);
+    names.original = text.add(img ? "IMG_" : "DSC_").add_4_digits(n).add(img ? ".JPG" : ".jpg").since(start);
+    const std::size_t stored = text.mark();
+    names.stored = text.add(img ? "img_" : "dsc_").add_4_digits(n).add(".jpg").since(stored);
   } else if (kind < 50) {
-    names.original = format("%s-%lld.%s", pick(rng, kLatinWords), n, ext);
-    names.stored = names.original;
+    names.original = names.stored =
+        text.add(pick(rng, kLatinWords)).add("-").add(n).add(".").add(ext).since(start);
   } else if (kind < 72) {
     const std::uint32_t word = rng.below(static_cast<std::uint32_t>(kCyrillicWords.size()));
-    names.original = format("%s %lld.%s", kCyrillicWords[word], n, ext);
-    names.stored = format("%s_%lld.%s", cyrillic_slugs()[word].c_str(), n, ext);
+    names.original = text.add(kCyrillicWords[word]).add(" ").add(n).add(".").add(ext).since(start);
+    const std::size_t stored = text.mark();
+    names.stored = text.add(cyrillic_slugs()[word]).add("_").add(n).add(".").add(ext).since(stored);
   } else if (kind < 95) {
-    // Draws in named steps: a call's arguments are evaluated in no fixed order (GCC, which made the
-    // collection, draws the last first; clang, em++'s compiler, the first first).
-    const char* word = pick(rng, kLatinWords);
-    const char* section = pick(rng, kSections);
-    const std::string dir = format("%s/%s-%lld", section, word, id);
-    const std::string leaf = rng.chance(50) ? std::string("main") : format("detail-%lld", n % 10);
-    names.original = format("%s/%s.%s", dir.c_str(), leaf.c_str(), ext);
-    names.stored = format("%s.%s", leaf.c_str(), ext);
-    if (rng.chance(70)) names.title = dir + "/" + leaf;
+    const std::string_view word = pick(rng, kLatinWords);  // drawn before the section (see above)
+    const std::string_view section = pick(rng, kSections);
+    text.add(section).add("/").add(word).add("-").add(id).add("/");
+    const std::size_t leaf = text.mark();
+    if (rng.chance(50))
+      text.add("main");
+    else
+      text.add("detail-").add(n % 10);
+    const std::size_t title_end = text.mark();
+    names.original = text.add(".").add(ext).since(start);
+    names.stored = text.since(leaf);
+    if (rng.chance(70)) names.title = text.between(start, title_end);
   } else {
-    names.original = format("My Photo (%lld).JPEG", n);
-    names.stored = format("my_photo_%lld.jpeg", n);
+    names.original = text.add("My Photo (").add(n).add(").JPEG").since(start);
+    const std::size_t stored = text.mark();
+    names.stored = text.add("my_photo_").add(n).add(".jpeg").since(stored);
   }
+  names.mime_type = kind < 30 ? mime_type_of("jpg") : kind < 95 ? mime_type_of(ext) : mime_type_of("jpeg");
   return names;
 }
 
@@ -146,6 +211,18 @@ class GeneratedDataset final : public Dataset {
     const std::uint64_t stride = selection.entity ? entities_ : 1;
     for (std::uint64_t k = offset; k < end; ++k)
       out.push_back(record_at(residue + k * stride));
+  }
+
+  void each_record(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                   RecordSink& sink) const override {
+    const std::uint64_t total = count(selection);
+    if (offset >= total) return;
+    const std::uint64_t end = offset + std::min(limit, total - offset);
+    const std::uint64_t residue = selection.entity ? *residue_of(*selection.entity) : 0;
+    const std::uint64_t stride = selection.entity ? entities_ : 1;
+    RecordText text;
+    for (std::uint64_t k = offset; k < end; ++k)
+      sink.record(view_at(residue + k * stride, text));
   }
 
   std::string describe() const override {
@@ -224,30 +301,42 @@ class GeneratedDataset final : public Dataset {
     return mul_mod(inverse_, (permuted + entities_ - shift_) % entities_, entities_);
   }
 
-  Record record_at(std::uint64_t position) const {
+  // The record at a position, its text written into `text`: what every read of the collection comes to.
+  RecordView view_at(std::uint64_t position, RecordText& text) const {
+    text.clear();
     Pcg32 rng(mix64(seed_ ^ mix64(position)), position);
-    Record r;
+    RecordView r;
     r.id = static_cast<std::int64_t>(3 * position + 1 + rng.below(3));
     r.entity = entity_of(position);
-    Names names = make_names(rng, r.id);
-    const std::string uuid = uuid4(rng);
-    r.file.reserve(52 + names.stored.size());
-    r.file.append("filer_public/").append(uuid, 0, 2).append("/").append(uuid, 2, 2).append("/");
-    r.file.append(uuid).append("/").append(names.stored);
-    if (!rng.chance(1)) r.original_filename = std::move(names.original);  // filer's column is nullable
+    const Names names = make_names(rng, r.id, text);
+    const std::array<char, 36> uuid = uuid4(rng);
+    const std::string_view uuid_text(uuid.data(), uuid.size());
+    const std::size_t file = text.mark();
+    text.add("filer_public/").add(uuid_text.substr(0, 2)).add("/").add(uuid_text.substr(2, 2)).add("/");
+    r.file = text.add(uuid_text).add("/").add(names.stored).since(file);
+    if (!rng.chance(1)) r.original_filename = names.original;  // filer's column is nullable
     r.file_size = rng.between(8'000, 6'000'000);
-    r.name = std::move(names.title);
+    r.name = names.title;
     if (rng.chance(12)) r.author = pick(rng, kAuthors);
     if (rng.chance(10)) r.default_caption = pick(rng, kCaptions);
     if (rng.chance(10)) r.alt = r.default_caption.empty() ? pick(rng, kCaptions) : r.default_caption;
     if (rng.chance(5)) r.description = pick(rng, kDescriptions);
+    // Every text is made of the tables' words, numbers and slugs: none needs escaping, but for a
+    // description that quotes; the file path is a slug under hex folders (dataset_test checks both).
+    r.plain = r.description.find('"') == std::string_view::npos;
     if (rng.chance(8)) {
-      const auto y = static_cast<long long>(rng.between(0, 3000));  // drawn first, as GCC always drew it
-      const auto x = static_cast<long long>(rng.between(0, 4000));
-      r.subject_location = format("%lld,%lld", x, y);
+      const std::int64_t y = rng.between(0, 3000);  // drawn before x (see make_names)
+      const std::int64_t x = rng.between(0, 4000);
+      const std::size_t location = text.mark();
+      r.subject_location = text.add(x).add(",").add(y).since(location);
     }
-    r.mime_type = detail::guess_mime_type(names.stored);
+    r.mime_type = names.mime_type;
     return r;
+  }
+
+  Record record_at(std::uint64_t position) const {
+    RecordText text;
+    return record_of(view_at(position, text));
   }
 
   std::uint64_t records_;

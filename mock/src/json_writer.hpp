@@ -3,6 +3,7 @@
 // ensure_ascii=False, compact separators or, for "Accept: application/json; indent=N", Python's
 // indented layout with (',', ': '); U+2028 and U+2029 escaped. Writing directly into one buffer
 // keeps a page render free of a DOM and of per-field allocations.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,13 @@ class JsonWriter {
   void boolean(bool value) { raw_number(value ? "true" : "false"); }
   void nullable_string(const std::optional<std::string>& value) { value ? string(*value) : null(); }
   void nullable_integer(const std::optional<std::int64_t>& value) { value ? integer(*value) : null(); }
+  /// Compact output (indent 0): a value's bytes do not depend on where it stands.
+  bool compact() const { return indent_ == 0; }
+  /// Starts a value whose bytes the caller appends to the returned buffer itself, whole.
+  std::string& raw_value() {
+    before_value();
+    return out_;
+  }
 
  private:
   void open(char bracket);
@@ -45,5 +53,15 @@ class JsonWriter {
 
 /// Appends `text` as a JSON string literal (with quotes) the way Python's json module writes it.
 void append_json_string(std::string& out, std::string_view utf8);
+
+/// The most bytes a JSON string literal of `n` bytes of text takes (each byte \u00XX, and the quotes).
+constexpr std::size_t json_string_bound(std::size_t n) {
+  return 6 * n + 2;
+}
+/// Writes the literal append_json_string appends at `at`, which has room for json_string_bound bytes;
+/// returns the end of what it wrote.
+char* write_json_string(char* at, std::string_view utf8);
+/// write_json_string without the quotes.
+char* write_json_string_content(char* at, std::string_view utf8);
 
 }  // namespace entimg::mock::detail

@@ -71,9 +71,6 @@ HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const
     return failure_response(500);
   if (controls) *controls = page_controls(request.url, window, count);
 
-  // The page's records, fetched and written a batch at a time: a page of the whole collection then holds
-  // its body and one batch of records, never all of them at once.
-  constexpr std::uint64_t kBatch = 1024;
   const std::uint64_t first = window.offset < BigUint(count) ? window.offset.saturated() : count;
   const std::uint64_t length = std::min(window.limit.saturated(), count - first);
 
@@ -95,12 +92,14 @@ HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const
     w.null();
   w.key("results");
   w.begin_array();
-  const std::string media_prefix = request.origin + "/media/";
-  std::string scratch;
-  dataset.page_in_batches(selection, first, length, kBatch, [&](std::vector<Record>& records) {
-    for (const Record& r : records)
-      write_record(w, r, media_prefix, scratch);
-  });
+  // Each record written as the dataset hands it out: the page holds its body, never all its records.
+  struct Writer final : RecordSink {
+    Writer(JsonWriter& w, std::string_view origin) : writer(w), media(origin) {}
+    void record(const RecordView& r) override { write_record(writer, r, media); }
+    JsonWriter& writer;
+    const MediaPrefix media;
+  } records(w, request.origin);
+  dataset.each_record(selection, first, length, records);
   w.end_array();
   w.end_object();
   return view_response(200, std::move(body));
@@ -286,9 +285,9 @@ HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request,
   if (!safe)
     return detail_error(501, "entities-images-mock does not change records yet (updates are planned).",
                         prelude.indent, kDetailAllow);
-  std::string body, scratch;
+  std::string body;
   JsonWriter w(body, prelude.indent);
-  write_record(w, *record, request.origin + "/media/", scratch);
+  write_record(w, *record, MediaPrefix(request.origin));
   return view_response(200, std::move(body), kDetailAllow);
 }
 

@@ -444,6 +444,23 @@ void LiveDataset::page_in_batches(const Selection& selection, std::uint64_t offs
       each);
 }
 
+void LiveDataset::each_record(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                              RecordSink& sink) const {
+  const std::shared_lock lock(mutex_);
+  const bool all = !selection.entity && !selection.matches_nothing;
+  if (created_.empty() || (!all && created_in(selection).empty()))
+    return base_->each_record(selection, offset, limit, sink);
+  each_batch(
+      offset, limit, kRecordBatch,
+      [&](std::uint64_t from, std::uint64_t n, std::vector<Record>& out) {
+        page_locked(selection, from, n, out);
+      },
+      [&sink](std::vector<Record>& records) {
+        for (const Record& r : records)
+          sink.record(view_of(r));
+      });
+}
+
 void LiveDataset::page_locked(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
                               std::vector<Record>& out) const {
   if (!selection.entity && !selection.matches_nothing) {

@@ -1,5 +1,8 @@
 #include "serializer.hpp"
 
+#include <charconv>
+#include <cstring>
+
 #include "filer_names.hpp"
 #include "python_number.hpp"
 
@@ -109,45 +112,192 @@ std::string json_type_name(const nlohmann::json& v) {
 
 }  // namespace
 
-void write_record(JsonWriter& w, const Record& r, std::string_view media_prefix, std::string& scratch) {
-  w.begin_object();
-  w.key("id");
-  w.integer(r.id);
-  w.key("image");
-  if (r.file.empty()) {
-    w.null();  // DRF's FileField renders an empty file as null
-  } else {
-    scratch.assign(media_prefix);
-    append_filepath_uri(scratch, r.file);
+namespace {
+
+// to_representation's fields in the serializer's order, for each way of writing a record: one list.
+template <typename Fields>
+void each_field(const RecordView& r, Fields& f) {
+  f.integer("id", r.id);
+  f.image("image", r.file);
+  f.string("file", r.file);
+  f.nullable_string("original_filename", r.original_filename);
+  f.integer("file_size", r.file_size);
+  f.string("author", r.author);
+  f.string("name", r.name);
+  f.string("default_caption", r.default_caption);
+  f.string("alt", r.alt);
+  f.string("description", r.description);
+  f.string("subject_location", r.subject_location);
+  f.string("mime_type", r.mime_type);
+  f.integer("order", r.order);
+  f.nullable_integer("key", r.key);
+  f.integer("entity", r.entity);
+}
+
+// Through the writer, in any layout.
+struct WriterFields {
+  JsonWriter& w;
+  const MediaPrefix& media;
+  std::string scratch;
+
+  void integer(std::string_view key, std::int64_t v) {
+    w.key(key);
+    w.integer(v);
+  }
+  void nullable_integer(std::string_view key, const std::optional<std::int64_t>& v) {
+    w.key(key);
+    w.nullable_integer(v);
+  }
+  void string(std::string_view key, std::string_view v) {
+    w.key(key);
+    w.string(v);
+  }
+  void nullable_string(std::string_view key, const std::optional<std::string_view>& v) {
+    w.key(key);
+    v ? w.string(*v) : w.null();
+  }
+  void image(std::string_view key, std::string_view file) {
+    w.key(key);
+    if (file.empty()) return w.null();  // DRF's FileField renders an empty file as null
+    scratch.assign(media.text());
+    append_filepath_uri(scratch, file);
     w.string(scratch);
   }
-  w.key("file");
-  w.string(r.file);
-  w.key("original_filename");
-  w.nullable_string(r.original_filename);
-  w.key("file_size");
-  w.integer(r.file_size);
-  w.key("author");
-  w.string(r.author);
-  w.key("name");
-  w.string(r.name);
-  w.key("default_caption");
-  w.string(r.default_caption);
-  w.key("alt");
-  w.string(r.alt);
-  w.key("description");
-  w.string(r.description);
-  w.key("subject_location");
-  w.string(r.subject_location);
-  w.key("mime_type");
-  w.string(r.mime_type);
-  w.key("order");
-  w.integer(r.order);
-  w.key("key");
-  w.nullable_integer(r.key);
-  w.key("entity");
-  w.integer(r.entity);
-  w.end_object();
+};
+
+constexpr std::size_t kIntegerBound = 20;  // "-9223372036854775808"
+
+// The most bytes the compact record takes: what CursorFields may write (the very bytes, for plain text).
+struct SizeFields {
+  const MediaPrefix& media;
+  bool plain;
+  std::size_t bytes = 1;  // the closing brace
+
+  std::size_t text(std::size_t n) const { return plain ? n + 2 : json_string_bound(n); }
+
+  template <std::size_t N>
+  void member(const char (&)[N], std::size_t value) {
+    bytes += N + 3 + value;  // ,"key": then the value
+  }
+  template <std::size_t N>
+  void integer(const char (&key)[N], std::int64_t) {
+    member(key, kIntegerBound);
+  }
+  template <std::size_t N>
+  void nullable_integer(const char (&key)[N], const std::optional<std::int64_t>&) {
+    member(key, kIntegerBound);
+  }
+  template <std::size_t N>
+  void string(const char (&key)[N], std::string_view v) {
+    member(key, text(v.size()));
+  }
+  template <std::size_t N>
+  void nullable_string(const char (&key)[N], const std::optional<std::string_view>& v) {
+    member(key, v ? text(v->size()) : 4);
+  }
+  template <std::size_t N>
+  void image(const char (&key)[N], std::string_view file) {
+    member(key, 2 + media.json().size() + (plain ? file.size() : filepath_uri_bound(file.size())));
+  }
+};
+
+// Straight into memory SizeFields measured: keys are constants, text is copied whole where it needs no
+// escaping (all of it, where the dataset promises so), the media prefix was escaped once for the page.
+struct CursorFields {
+  char* at;
+  const MediaPrefix& media;
+  bool plain;
+  char separator = '{';
+
+  template <std::size_t N>
+  void key(const char (&name)[N]) {
+    *at++ = separator;
+    separator = ',';
+    *at++ = '"';
+    std::memcpy(at, name, N - 1);
+    at += N - 1;
+    *at++ = '"';
+    *at++ = ':';
+  }
+  void number(std::int64_t v) { at = std::to_chars(at, at + kIntegerBound, v).ptr; }
+  void null() {
+    std::memcpy(at, "null", 4);
+    at += 4;
+  }
+  void text(std::string_view v) {
+    if (!plain) {
+      at = write_json_string(at, v);
+      return;
+    }
+    *at++ = '"';
+    if (!v.empty()) std::memcpy(at, v.data(), v.size());  // an empty view's data may be null
+    at += v.size();
+    *at++ = '"';
+  }
+  template <std::size_t N>
+  void integer(const char (&name)[N], std::int64_t v) {
+    key(name);
+    number(v);
+  }
+  template <std::size_t N>
+  void nullable_integer(const char (&name)[N], const std::optional<std::int64_t>& v) {
+    key(name);
+    v ? number(*v) : null();
+  }
+  template <std::size_t N>
+  void string(const char (&name)[N], std::string_view v) {
+    key(name);
+    text(v);
+  }
+  template <std::size_t N>
+  void nullable_string(const char (&name)[N], const std::optional<std::string_view>& v) {
+    key(name);
+    if (v)
+      text(*v);
+    else
+      null();
+  }
+  template <std::size_t N>
+  void image(const char (&name)[N], std::string_view file) {
+    key(name);
+    if (file.empty()) return null();
+    *at++ = '"';
+    std::memcpy(at, media.json().data(), media.json().size());
+    at += media.json().size();
+    if (plain) {
+      std::memcpy(at, file.data(), file.size());
+      at += file.size();
+    } else {
+      at = write_filepath_uri(at, file);  // letters, digits and "%-._~/!*()'" only: nothing to escape
+    }
+    *at++ = '"';
+  }
+};
+
+}  // namespace
+
+MediaPrefix::MediaPrefix(std::string_view origin) : text_(std::string(origin) + "/media/") {
+  json_.resize(json_string_bound(text_.size()));
+  json_.resize(static_cast<std::size_t>(write_json_string_content(json_.data(), text_) - json_.data()));
+}
+
+void write_record(JsonWriter& w, const RecordView& r, const MediaPrefix& media) {
+  if (!w.compact()) {
+    w.begin_object();
+    WriterFields fields{w, media, {}};
+    each_field(r, fields);
+    w.end_object();
+    return;
+  }
+  SizeFields size{media, r.plain};
+  each_field(r, size);
+  std::string& out = w.raw_value();
+  const std::size_t start = out.size();
+  out.resize(start + size.bytes);
+  CursorFields fields{out.data() + start, media, r.plain};
+  each_field(r, fields);
+  *fields.at++ = '}';
+  out.resize(static_cast<std::size_t>(fields.at - out.data()));
 }
 
 // SimpleMetadata (reference §3.4): "actions" only for a user allowed to POST, one entry a serializer

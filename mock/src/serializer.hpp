@@ -16,9 +16,24 @@
 
 namespace entimg::mock::detail {
 
-/// to_representation: the 15 fields, `image` the absolute URL under `media_prefix` (null for no file).
-/// `scratch` is reused between records.
-void write_record(JsonWriter& w, const Record& r, std::string_view media_prefix, std::string& scratch);
+/// What each record's `image` takes from the request: its origin and MEDIA_URL ("http://host/media/"),
+/// made once a page, as it is and as it stands inside a JSON string.
+class MediaPrefix {
+ public:
+  explicit MediaPrefix(std::string_view origin);
+  const std::string& text() const { return text_; }
+  const std::string& json() const { return json_; }
+
+ private:
+  std::string text_, json_;
+};
+
+/// to_representation: the 15 fields, `image` the absolute URL under `media` (null for no file). Compact
+/// output is written in one piece, without a per-field call into the writer.
+void write_record(JsonWriter& w, const RecordView& r, const MediaPrefix& media);
+inline void write_record(JsonWriter& w, const Record& r, const MediaPrefix& media) {
+  write_record(w, view_of(r), media);
+}
 
 /// SimpleMetadata's "actions": {"POST": {…}} (or "PUT" on the detail route): one entry a serializer
 /// field, as DRF 3.14 describes them; the same serializer describes both.

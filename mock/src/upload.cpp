@@ -129,9 +129,9 @@ HttpResponse store(LiveDataset& dataset, const ViewRequest& request, const Valid
     return detail_error(500, std::string("entities-images-mock could not store the upload: ") + error.what(),
                         indent);
   }
-  std::string body, scratch;
+  std::string body;
   JsonWriter w(body, indent);
-  write_record(w, record, request.origin + "/media/", scratch);
+  write_record(w, record, MediaPrefix(request.origin));
   return view_response(201, std::move(body));
 }
 

@@ -6,6 +6,8 @@
 
 #include "entimg/mock/dataset.hpp"
 #include "filer_names.hpp"
+#include "json_writer.hpp"
+#include "record_json.hpp"
 
 using namespace entimg::mock;
 
@@ -14,6 +16,10 @@ std::vector<Record> page(const Dataset& d, std::uint64_t offset, std::uint64_t l
   std::vector<Record> out;
   d.page(s, offset, limit, out);
   return out;
+}
+
+std::string json_of(const Record& r) {
+  return entimg::mock::detail::record_to_json(r).dump();
 }
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {
@@ -63,6 +69,7 @@ TEST_CASE("generated records look like the real data", "[dataset]") {
                is_jpeg = r.file.ends_with(".jpg") || r.file.ends_with(".jpeg");
     REQUIRE((is_png || is_jpeg));
     CHECK(r.mime_type == (is_png ? "image/png" : "image/jpeg"));
+    CHECK(r.mime_type == detail::guess_mime_type(r.file));
     png += is_png;
     jpeg += is_jpeg;
     CHECK(r.order == 0);
@@ -137,6 +144,45 @@ TEST_CASE("deep pages of a huge generated collection are served without material
   REQUIRE(last.size() == 5);
   CHECK(last.back().id >= 3 * 9'999'999 + 1);
   CHECK(page(*d, 10'000'000, 12).empty());
+}
+
+TEST_CASE("the generated views that promise plain text keep it: nothing to escape, a file kept whole",
+          "[dataset]") {
+  // The serializer copies a plain view's text as it is (RecordView::plain); what it would have written
+  // otherwise must be the same bytes, and the views of a page the same records as page() gives.
+  struct Check final : RecordSink {
+    void record(const RecordView& r) override {
+      ++seen;
+      plain += r.plain;
+      if (r.plain) {
+        for (const std::string_view text :
+             {r.file, r.original_filename.value_or(""), r.author, r.name, r.default_caption, r.alt,
+              r.description, r.subject_location, r.mime_type}) {
+          std::string json;
+          detail::append_json_string(json, text);
+          CHECK(json == "\"" + std::string(text) + "\"");
+        }
+        std::string uri;
+        detail::append_filepath_uri(uri, r.file);
+        CHECK(uri == r.file);
+      }
+      views.push_back(record_of(r));
+    }
+    int seen = 0, plain = 0;
+    std::vector<Record> views;
+  };
+  for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{7}}) {
+    const auto d = make_generated_dataset(300000, seed);
+    Check check;
+    d->each_record({}, 123456, 20000, check);
+    CHECK(check.seen == 20000);
+    CHECK(check.plain > 19000);  // all but the ~1% whose description quotes
+    CHECK(check.plain < 20000);
+    const auto records = page(*d, 123456, 20000);
+    REQUIRE(records.size() == check.views.size());
+    for (std::size_t i = 0; i < records.size(); i += 97)
+      CHECK(json_of(records[i]) == json_of(check.views[i]));
+  }
 }
 
 TEST_CASE("an empty generated collection has no records", "[dataset]") {

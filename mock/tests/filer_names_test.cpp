@@ -32,4 +32,10 @@ TEST_CASE("append_filepath_uri percent-encodes as Django's filepath_to_uri", "[f
   out.clear();
   append_filepath_uri(out, "a~!*()'#?%.png");
   CHECK(out == "a~!*()'%23%3F%25.png");
+  out = "x";
+  append_filepath_uri(out, "dir\\sub/b c.png");  // a backslash is a slash, as on Windows
+  CHECK(out == "xdir/sub/b%20c.png");
+  out.clear();
+  append_filepath_uri(out, "filer_public/16/9f/169fc257-08cf-4196-b7d0-0b0b0b0b0b0b/img_0042.jpg");
+  CHECK(out == "filer_public/16/9f/169fc257-08cf-4196-b7d0-0b0b0b0b0b0b/img_0042.jpg");
 }

@@ -186,3 +186,83 @@ TEST_CASE("a multipart upload whose header names are lower case (as Node's fetch
   CHECK(answer.find("\"original_filename\":\"x.png\"") != std::string::npos);
   server.stop();
 }
+
+namespace {
+// The generated collection, counting the reads that compute a page: an answer from the memo makes none.
+class CountingDataset final : public Dataset {
+ public:
+  explicit CountingDataset(std::shared_ptr<const Dataset> base) : base_(std::move(base)) {}
+  std::uint64_t count(const Selection& s) const override { return base_->count(s); }
+  void page(const Selection& s, std::uint64_t offset, std::uint64_t limit,
+            std::vector<Record>& out) const override {
+    ++reads;
+    base_->page(s, offset, limit, out);
+  }
+  void each_record(const Selection& s, std::uint64_t offset, std::uint64_t limit,
+                   RecordSink& sink) const override {
+    ++reads;
+    base_->each_record(s, offset, limit, sink);
+  }
+  std::string describe() const override { return base_->describe(); }
+  std::optional<Record> find_by_file(std::string_view file) const override {
+    return base_->find_by_file(file);
+  }
+  std::optional<Record> find_by_id(std::int64_t id) const override { return base_->find_by_id(id); }
+  std::int64_t max_id() const override { return base_->max_id(); }
+  mutable std::atomic<int> reads{0};
+
+ private:
+  std::shared_ptr<const Dataset> base_;
+};
+}  // namespace
+
+TEST_CASE(
+    "the memo keeps answers asked twice, none asked once, holds them once full, drops them on an upload",
+    "[server][memo]") {
+  const auto data = std::make_shared<CountingDataset>(make_generated_dataset(1000, 1));
+  auto options = listen_on("127.0.0.1", 0, 2);
+  options.memo_bytes = 64 << 10;  // about 55 answers of one record each (with their keys)
+  MockServer server(std::make_shared<Service>(data, User{"alice", "s3cret"}), options);
+  server.bind();
+  server.start();
+  httplib::Client client("127.0.0.1", server.port());
+  const auto ask = [&client](int offset) {
+    const auto r = client.Get("/edw/api/entities-images/?limit=1&offset=" + std::to_string(offset));
+    REQUIRE(r);
+    REQUIRE(r->status == 200);
+    return r->body;
+  };
+  // A walk asks each page once: each is computed, none kept (a memo that kept them would only copy).
+  const std::string first = ask(0);
+  for (int offset = 1; offset < 200; ++offset)
+    ask(offset);
+  CHECK(data->reads == 200);
+  // Asked again, each is computed once more and kept while there is room...
+  std::vector<std::string> bodies;
+  for (int offset = 0; offset < 200; ++offset)
+    bodies.push_back(ask(offset));
+  CHECK(data->reads == 400);
+  CHECK(bodies[0] == first);
+  // ...so the third time the first ones come from the memo and the rest are computed: a full memo holds
+  // what it has rather than starting again. Every answer is the same bytes either way.
+  for (int offset = 0; offset < 200; ++offset)
+    CHECK(ask(offset) == bodies[static_cast<std::size_t>(offset)]);
+  const int kept = 600 - data->reads;
+  CHECK(kept >= 40);
+  CHECK(kept <= 70);
+  const int reads = data->reads;
+  CHECK(ask(0) == first);
+  CHECK(data->reads == reads);
+  // An upload changes the data: nothing kept before it is sent again.
+  httplib::Client user("127.0.0.1", server.port());
+  user.set_basic_auth("alice", "s3cret");
+  const std::string entity =
+      std::to_string(nlohmann::json::parse(first)["results"][0]["entity"].get<std::int64_t>());
+  const auto created = user.Post("/edw/api/entities-images/",
+                                 httplib::MultipartFormDataItems{{"image", "\x89PNG", "a.png", "image/png"},
+                                                                 {"entity", entity, "", ""}});
+  REQUIRE(created);
+  REQUIRE(created->status == 201);
+  CHECK(nlohmann::json::parse(ask(0))["count"] == 1001);
+  server.stop();
+}

@@ -1,6 +1,7 @@
 #pragma once
-// JSON Schema (draft-07) validation of nlohmann::json documents, and of simdjson DOM elements on the fast
-// path, over valijson. The schemas themselves (schema/*.schema.json) are data; see docs/schema.md.
+// JSON Schema (draft-07) validation of nlohmann::json documents and of simdjson DOM elements: the schema
+// compiled once into a flat program of checks for is_valid, valijson for the general case and to explain a
+// rejection. The schemas themselves (schema/*.schema.json) are data; see docs/schema.md.
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -14,6 +15,10 @@ class element;
 
 namespace entimg::common {
 
+namespace detail {
+class SchemaProgram;
+}  // namespace detail
+
 /// One schema violation: where in the document (RFC 6901 pointer, "" for the root) and what is wrong.
 struct SchemaError {
   std::string pointer;  ///< e.g. "/results/3/file"
@@ -23,9 +28,14 @@ struct SchemaError {
 /// A compiled schema. Cheap to copy (copies share the compiled form); safe for concurrent const use.
 class SchemaValidator {
  public:
+  /// What gives is_valid its verdict. `fastest`: the schema compiled into a flat program of checks when it
+  /// uses only keywords that program runs (ours do), else valijson. `valijson`: always valijson, the
+  /// reference the agreement test compares the program with.
+  enum class Engine { fastest, valijson };
+
   /// Parses a draft-07 schema file once; a "$ref" to another document is resolved by its file name
   /// among the siblings of schema_file. Throws std::runtime_error naming the file and the problem.
-  static SchemaValidator from_file(const std::filesystem::path& schema_file);
+  static SchemaValidator from_file(const std::filesystem::path& schema_file, Engine engine = Engine::fastest);
 
   /// True when doc conforms; stops at the first violation and collects nothing (the fast path).
   bool is_valid(const nlohmann::json& doc) const;
@@ -42,6 +52,11 @@ class SchemaValidator {
 
   /// The file this validator was loaded from, for messages.
   const std::filesystem::path& source() const;
+
+  /// The compiled checks is_valid runs, or nullptr when valijson runs (then not_compiled_because() says
+  /// which keyword or construct kept the schema from compiling, or that Engine::valijson was asked for).
+  const detail::SchemaProgram* compiled_program() const;
+  const std::string& not_compiled_because() const;
 
  private:
   struct Impl;

@@ -19,6 +19,13 @@ struct Selection {
   bool matches_nothing = false;  ///< a valid filter value no id can have (e.g. beyond 64 bits)
 };
 
+/// Receives the records of a page one at a time (Dataset::each_record).
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  virtual void record(const RecordView& record) = 0;
+};
+
 /// A read-only collection in the order the service lists it (by `order`, then ascending id).
 class Dataset {
  public:
@@ -33,6 +40,11 @@ class Dataset {
   virtual void page_in_batches(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
                                std::uint64_t batch,
                                const std::function<void(std::vector<Record>&)>& each) const;
+  /// Hands records [offset, offset + limit) of the selection to `sink`, one at a time and all from one state
+  /// of the collection, as page_in_batches does; each view is valid during its call only. Datasets that can
+  /// show a record without building a Record (the generated one) do so: this is how pages are written.
+  virtual void each_record(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                           RecordSink& sink) const;
   /// One line a person can read, e.g. "300000 generated records (seed 1)".
   virtual std::string describe() const = 0;
   /// The record whose `file` is exactly this storage path, for serving its picture; nullopt if none.
@@ -46,6 +58,8 @@ class Dataset {
   virtual void restart() const {}
 
  protected:
+  /// Records a page fetches at a time for each_record: a page of the whole collection never holds them all.
+  static constexpr std::uint64_t kRecordBatch = 1024;
   /// The batching loop of page_in_batches over any way of fetching a window (LiveDataset's runs under its
   /// read lock); stops early when a fetch comes back empty.
   static void each_batch(std::uint64_t offset, std::uint64_t limit, std::uint64_t batch,

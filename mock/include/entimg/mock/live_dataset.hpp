@@ -72,6 +72,9 @@ class LiveDataset final : public Dataset {
   void page_in_batches(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
                        std::uint64_t batch,
                        const std::function<void(std::vector<Record>&)>& each) const override;
+  /// Under one read lock; the base's own way when nothing uploaded is in the selection.
+  void each_record(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
+                   RecordSink& sink) const override;
   std::string describe() const override;
   std::optional<Record> find_by_file(std::string_view file) const override;
   std::optional<Record> find_by_id(std::int64_t id) const override;
