@@ -44,7 +44,7 @@ TEST_CASE("accepts_coding reads Accept-Encoding as RFC 9110 §12.5.3 says", "[co
   CHECK(coding_of("identity").empty());
 }
 
-TEST_CASE("decode_body: gzip, deflate (zlib or raw), br; cut, corrupt and oversized bodies are named",
+TEST_CASE("decode_body: gzip, deflate (zlib or raw), br, and cut, corrupt and oversized bodies are named",
           "[coding]") {
   const std::string text = R"({"count":3,"results":[1,2,3]})";
   CHECK(decode_body("gzip", deflated(text, 15 + 16)).text == text);
