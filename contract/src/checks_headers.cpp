@@ -203,6 +203,11 @@ void head_matches_get(const CheckContext&, const Page& get, const HttpExchange& 
     budget.fail("expected HEAD's body empty, got " +
                 std::to_string(std::max(head.body.size(), head.bytes_after_head)) +
                 " bytes after the headers");
+  else if (head.segments_after_head > 0)
+    budget.fail("expected HEAD's body empty, got a body after the headers (" +
+                std::to_string(head.segments_after_head) +
+                " TCP segment(s) of data that came once the client had closed, as the answer said "
+                "Connection: close; the kernel drops them unread)");
   const auto from_get = stable_headers(g);
   const auto from_head = stable_headers(head);
   static const std::vector<std::string> kNone;

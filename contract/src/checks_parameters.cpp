@@ -15,6 +15,7 @@ namespace {
 
 using detail::Json;
 using NJson = nlohmann::json;
+using detail::first_difference;
 using detail::quote;
 using ParamList = std::vector<std::pair<std::string, std::string>>;
 
@@ -37,41 +38,6 @@ std::string comparable_link(std::string_view url) {
   for (const auto& [k, v] : params)
     out += "\n" + k + "=" + v;
   return out;
-}
-
-// Descends both values to their first difference (a few levels, iteratively), extending pointer;
-// returns "x vs y" there.
-std::string first_difference(const NJson& x_in, const NJson& y_in, std::string& pointer) {
-  const NJson* x = &x_in;
-  const NJson* y = &y_in;
-  for (int depth = 0; depth < 8; ++depth) {
-    if (x->is_array() && y->is_array()) {
-      std::size_t i = 0;
-      while (i < x->size() && i < y->size() && (*x)[i] == (*y)[i])
-        ++i;
-      if (i >= x->size() || i >= y->size()) break;  // one is a prefix of the other: lengths differ
-      pointer += "/" + std::to_string(i);
-      x = &(*x)[i];
-      y = &(*y)[i];
-    } else if (x->is_object() && y->is_object()) {
-      const NJson* next_x = nullptr;
-      const NJson* next_y = nullptr;
-      for (auto it = x->begin(); it != x->end() && next_x == nullptr; ++it) {
-        const auto other = y->find(it.key());
-        if (other != y->end() && *other != *it) {
-          pointer += "/" + detail::pointer_token(it.key());
-          next_x = &*it;
-          next_y = &*other;
-        }
-      }
-      if (next_x == nullptr) break;  // the key sets differ
-      x = next_x;
-      y = next_y;
-    } else {
-      break;
-    }
-  }
-  return detail::describe(*x) + " vs " + detail::describe(*y);
 }
 
 /// "limit=abc|0|-1|huge, offset=abc|-1|beyond count: never a 5xx, DRF's effective limit and offset"

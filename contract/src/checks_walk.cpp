@@ -169,6 +169,12 @@ void walk_reaches_end(const WalkState& walk, Findings& findings) {
                        std::to_string(walk.pages) + " pages of " + std::to_string(walk.bytes) +
                        " bytes without one",
                    walk.last_url, "/next", std::nullopt});
+  } else if (!walk.stop_reason.empty()) {
+    findings.fail({"walk_reaches_end",
+                   "expected to reach a page with next null within the page cap (" +
+                       std::to_string(walk.page_cap) + " pages, --page-cap), got " + walk.stop_reason +
+                       " on page " + std::to_string(walk.pages) + " of the walk: it stops there",
+                   walk.last_url, "", std::nullopt});
   } else {
     findings.fail({"walk_reaches_end",
                    "expected to reach a page with next null within the page cap (" +
@@ -232,6 +238,20 @@ void count_stable(const CheckContext&, const FirstPage& first, const Page& page,
   }
 }
 
+// Why the walk cannot follow the page's next, or "" when it can (or the page ends the walk).
+std::string stop_reason_of(const Page& page) {
+  const HttpExchange& ex = page.exchange;
+  if (ex.status == 0) return "no answer (" + detail::quote(ex.error) + ")";
+  if (ex.status != 200) return "status " + std::to_string(ex.status);
+  if (!page.json || !page.json->is_object())
+    return "a page without a JSON object to take next from" +
+           (page.json_error.empty() ? std::string() : " (" + page.json_error + ")");
+  const auto next = detail::member(*page.json, "next");
+  if (!next) return "a page without next";
+  if (next->is_null() || detail::next_link_query(page)) return "";
+  return "a page whose next is not an absolute URL: " + detail::describe(*next);
+}
+
 // Whether the page is empty yet its next is a link (any status: the body is what the walk follows).
 bool empty_with_next(const Page& page) {
   if (!page.json) return false;
@@ -285,6 +305,7 @@ bool WalkChecker::add(const Page& page, Findings& findings) {
   if (const auto results = detail::results_array(page)) walk.records_seen += detail::count_of(*results);
   walk.dead_end = empty_with_next(page);
   walk.reached_end = detail::next_is_null(page);
+  walk.stop_reason = walk.reached_end || walk.dead_end ? std::string() : stop_reason_of(page);
   for (const auto rule : page_rules_)
     rule(walk, page, findings);
   if (walk.first_count)

@@ -49,6 +49,17 @@ CLI::Validator absolute_url() {
       "");
 }
 
+// "host" or "host:port" ("[v6]:port"): what a Host header names.
+CLI::Validator host_name() {
+  return CLI::Validator(
+      [](const std::string& host) -> std::string {
+        const bool plain = !host.empty() && host.find_first_of("/?#@ \t\r\n") == std::string::npos;
+        if (plain && origin_of("http://" + host)) return {};
+        return "needs a host name, host:port or [IPv6]:port, got '" + host + "'";
+      },
+      "");
+}
+
 CLI::Validator rule_name() {
   return CLI::Validator(
       [](const std::string& name) {
@@ -339,6 +350,13 @@ void add_check_options(CLI::App& check, CliOptions& o) {
                   "the origin links and images must carry, if not the base URL's")
       ->type_name("URL")
       ->check(absolute_url());
+  check
+      .add_option("--alt-host", o.run.alt_host,
+                  "a second host name of the deployment, host[:port], which the quick\n"
+                  "plan asks as Host and X-Forwarded-Host (default: the base host with\n"
+                  "its port written the other way)")
+      ->type_name("HOST")
+      ->check(host_name());
   check.add_option("--only", o.run.only, "check only these rules (repeatable)")
       ->type_name("RULE[,RULE]")
       ->delimiter(',')

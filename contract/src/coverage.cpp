@@ -16,11 +16,23 @@ struct CoveredRequest {
   std::optional<std::uint64_t> count;    ///< the answer's
   std::optional<std::uint64_t> results;  ///< records in the answer
   std::uint64_t effective_limit = 12;
+  const HttpExchange* exchange = nullptr;  ///< the request's own headers and URL
 
   const std::string* param(std::string_view name) const {
     return params ? common::last_value(*params, name) : nullptr;
   }
   bool get() const { return method == "GET"; }
+  /// The header the request sent (besides the client's defaults), "" when none.
+  std::string asked(std::string_view name) const {
+    return exchange ? exchange->request_header(name).value_or("") : "";
+  }
+  /// The request asked through the nested route /edw/api/entities/<pk>/images/.
+  bool nested() const {
+    if (!exchange) return false;
+    const common::UrlParts url = common::split_url(exchange->url);
+    return url.ok && url.path.find("/edw/api/entities/") != std::string::npos &&
+           url.path.ends_with("/images/");
+  }
 };
 
 namespace {
@@ -106,6 +118,30 @@ const std::vector<Behaviour>& behaviours() {
        [](const R& r) { return r.get() && !r.param("format"); }},
       {"HEAD", "spec §4.2; reference §3.3", [](const R& r) { return r.method == "HEAD"; }},
       {"OPTIONS", "spec §4.2; reference §3.4", [](const R& r) { return r.method == "OPTIONS"; }},
+      {"?entity=N: the entity's records alone (django-filter)", "reference §1.3, M10",
+       [](const R& r) { return r.get() && r.param("entity") && !r.nested(); }},
+      {"the nested route /edw/api/entities/N/images/", "reference §1.2, §5.5",
+       [](const R& r) { return r.get() && r.nested(); }},
+      {"Accept: text/html or format=api: the browsable API", "spec §4.1 (format); reference §3.9",
+       [](const R& r) {
+         const std::string* format = r.param("format");
+         return r.get() &&
+                ((format && *format == "api") || r.asked("Accept").find("text/html") != std::string::npos);
+       }},
+      {"Accept-Encoding: a compressed answer, or a plain one",
+       "RFC 9110 §8.4; reference §1.5 (GZipMiddleware)",
+       [](const R& r) { return r.get() && !r.asked("Accept-Encoding").empty(); }},
+      {"X-Forwarded-Proto/-Host or Forwarded: a proxy's view", "reference §2.5, M3",
+       [](const R& r) {
+         return r.get() &&
+                !(r.asked("X-Forwarded-Host") + r.asked("X-Forwarded-Proto") + r.asked("Forwarded")).empty();
+       }},
+      {"Host: another host name for the same deployment", "reference §2.5",
+       [](const R& r) {
+         const std::string host = r.asked("Host");
+         return r.get() && !host.empty() && r.exchange &&
+                common::split_url(r.exchange->url).authority != host;
+       }},
   };
   return table;
 }
@@ -125,7 +161,8 @@ Coverage::Coverage() {
 }
 
 void Coverage::add(const Page& page) {
-  CoveredRequest request{page.exchange.method, &page.sent, std::nullopt, std::nullopt, page.effective_limit};
+  CoveredRequest request{page.exchange.method, &page.sent,           std::nullopt,
+                         std::nullopt,         page.effective_limit, &page.exchange};
   if (page.json) {
     request.count = as_count(member(*page.json, "count"));
     const auto results = member(*page.json, "results");
@@ -135,7 +172,7 @@ void Coverage::add(const Page& page) {
 }
 
 void Coverage::add(const HttpExchange& exchange) {
-  add(CoveredRequest{exchange.method, nullptr, std::nullopt, std::nullopt, 12}, exchange);
+  add(CoveredRequest{exchange.method, nullptr, std::nullopt, std::nullopt, 12, &exchange}, exchange);
 }
 
 void Coverage::add(const CoveredRequest& request, const HttpExchange& exchange) {

@@ -41,6 +41,11 @@ void Findings::fail(Failure failure) {
   failures_.push_back(std::move(failure));
 }
 
+void Findings::set_request_headers(std::size_t from, const Headers& headers) {
+  for (std::size_t i = from; i < failures_.size(); ++i)
+    if (failures_[i].request_headers.empty()) failures_[i].request_headers = headers;
+}
+
 std::uint64_t Findings::left_out(std::string_view rule) const {
   for (const Tally& t : tallies_)
     if (t.rule == rule) return t.left_out;

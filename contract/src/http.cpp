@@ -55,6 +55,7 @@ struct Outcome {
   std::string error;
   bool stale = false;          ///< a reused keep-alive connection died before any byte came: safe to resend
   std::size_t after_head = 0;  ///< bytes that came after a HEAD answer's headers
+  std::size_t dropped_after_head = 0;  ///< data segments that came after it once the socket was shut
 };
 
 Headers copy_headers(const httplib::Headers& from) {
@@ -93,6 +94,12 @@ std::size_t HttpExchange::header_count(std::string_view name) const {
                                                 [&](const auto& h) { return iequals_ascii(h.first, name); }));
 }
 
+std::optional<std::string> HttpExchange::request_header(std::string_view name) const {
+  for (const auto& [key, value] : request_headers)
+    if (iequals_ascii(key, name)) return value;
+  return std::nullopt;
+}
+
 std::optional<std::string> origin_of(std::string_view url) {
   auto target = parse_url(url);
   if (!target) return std::nullopt;
@@ -106,7 +113,7 @@ struct Client::Impl {
  public:
   explicit Impl(ClientOptions options);
 
-  HttpExchange request(std::string_view method, std::string_view url_or_path);
+  HttpExchange request(std::string_view method, std::string_view url_or_path, const Headers& headers);
   const std::string& origin() const { return base_.origin; }
   const std::string& base_path() const { return base_path_; }
   std::size_t requests_sent() const { return gate_.requests_sent(); }
@@ -114,7 +121,8 @@ struct Client::Impl {
 
  private:
   std::optional<Target> resolve(std::string_view url_or_path, std::string& why) const;
-  Outcome send_once(std::string_view method, const Target& target);
+  Headers headers_for(const Target& target, const Headers& own) const;
+  Outcome send_once(std::string_view method, const Target& target, const Headers& headers);
   std::string failure_text(httplib::Error error, int saved_errno, const WatchEnd& end, const Connection& conn,
                            const std::string& url, bool chunked) const;
 
@@ -236,7 +244,20 @@ std::string Client::Impl::failure_text(httplib::Error error, int saved_errno, co
   }
 }
 
-Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
+// The options' headers and the request's own, which replace those of the same name; to the base origin only.
+Headers Client::Impl::headers_for(const Target& target, const Headers& own) const {
+  Headers out;
+  if (target.origin != base_.origin) return out;
+  for (const auto& header : options_.headers) {
+    const bool replaced = std::any_of(own.begin(), own.end(),
+                                      [&](const auto& h) { return iequals_ascii(h.first, header.first); });
+    if (!replaced) out.push_back(header);
+  }
+  out.insert(out.end(), own.begin(), own.end());
+  return out;
+}
+
+Outcome Client::Impl::send_once(std::string_view method, const Target& target, const Headers& headers) {
   Outcome out;
   const std::string url = target.origin + target.path_and_query;
   auto conn = pool_.checkout(target);
@@ -251,10 +272,8 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
   httplib::Request req;
   req.method = std::string(method);
   req.path = target.path_and_query;
-  if (target.origin == base_.origin) {
-    for (const auto& [name, value] : options_.headers)
-      req.headers.emplace(name, value);
-  }
+  for (const auto& [name, value] : headers)
+    req.headers.emplace(name, value);
   if (!req.has_header("User-Agent")) req.headers.emplace("User-Agent", std::string(kUserAgent));
   const std::size_t cap = options_.max_body_bytes;
   req.response_handler = [this, raw = conn.get(), &out, cap](const httplib::Response& head) {
@@ -308,15 +327,18 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
   if (ok && end.cut == Cut::none) {
     out.status = res.status;
     out.headers = copy_headers(res.headers);
-    if (method == "HEAD") {
-      // cpp-httplib reads nothing after a HEAD answer's headers; a body the server sent anyway waits in
-      // the socket. Give it a moment to arrive, then count it (the connection is not reused then).
-      const int fd = watchdog_.socket_of(*conn);
-      pollfd wait{fd, POLLIN, 0};
-      int pending = 0;
-      if (fd >= 0 && ::poll(&wait, 1, kHeadBodyGraceMs) > 0 && ::ioctl(fd, FIONREAD, &pending) == 0 &&
-          pending > 0)
-        out.after_head = static_cast<std::size_t>(pending);
+    // Over TLS a server that closes sends its close_notify alert, which the socket cannot tell from data.
+    const bool closing =
+        iequals_ascii(res.get_header_value("Connection"), "close") || res.version == "HTTP/1.0";
+    if (method == "HEAD" && !(target.tls && closing)) {
+      // cpp-httplib reads nothing after a HEAD answer's headers: a body the server sends anyway is looked
+      // for in the socket, a moment after (the connection is not reused then).
+      if (const int fd = watchdog_.socket_of(*conn); fd >= 0) {
+        const detail::AfterHead after =
+            detail::watch_after_head(fd, watchdog_.attempt_base(*conn), milliseconds(kHeadBodyGraceMs));
+        out.after_head = after.bytes;
+        out.dropped_after_head = after.dropped_segments;
+      }
     }
     pool_.give_back(std::move(conn));
     return out;
@@ -356,7 +378,8 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target) {
   return out;
 }
 
-HttpExchange Client::Impl::request(std::string_view method, std::string_view url_or_path) {
+HttpExchange Client::Impl::request(std::string_view method, std::string_view url_or_path,
+                                   const Headers& own) {
   const auto start = Clock::now();
   HttpExchange ex;
   ex.method = std::string(method);
@@ -379,6 +402,9 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
     ex.error = why;
     return finish();
   }
+  for (const auto& header : own)
+    check_header_option(header);
+  ex.request_headers = headers_for(*target, own);
   bool resent_stale = false;
   int attempt = 0;
   for (;;) {
@@ -390,12 +416,13 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
       break;  // otherwise the last answer (a 429 or 503) stands
     }
     ++attempt;
-    Outcome outcome = send_once(method, *target);
+    Outcome outcome = send_once(method, *target, ex.request_headers);
     ex.status = outcome.status;
     ex.headers = std::move(outcome.headers);
     ex.body = std::move(outcome.body);
     ex.body_truncated = outcome.truncated;
     ex.bytes_after_head = outcome.after_head;
+    ex.segments_after_head = outcome.dropped_after_head;
     ex.error = std::move(outcome.error);
     ex.attempts = attempt;
     if (outcome.stale && !resent_stale) {
@@ -415,8 +442,8 @@ Client::Client(ClientOptions options)
     : on_answer_(options.on_answer), impl_(std::make_unique<Impl>(std::move(options))) {}
 Client::~Client() = default;
 
-HttpExchange Client::request(std::string_view method, std::string_view url_or_path) {
-  HttpExchange exchange = impl_->request(method, url_or_path);
+HttpExchange Client::request(std::string_view method, std::string_view url_or_path, const Headers& headers) {
+  HttpExchange exchange = impl_->request(method, url_or_path, headers);
   if (on_answer_) on_answer_(exchange);
   return exchange;
 }

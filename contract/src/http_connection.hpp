@@ -31,6 +31,7 @@ struct Connection {
   bool opened = false;  ///< a new socket was created during the current attempt
   bool headers_done = false;
   std::uint64_t wire_base = 0;
+  std::uint32_t segments_base = 0;  ///< data segments the socket had received when the attempt began
   Clock::time_point cut_at;
   Cut cut_reason = Cut::timeout;
   Cut cut = Cut::none;

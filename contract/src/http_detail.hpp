@@ -52,6 +52,24 @@ constexpr std::size_t kBigStack = std::size_t{1} << 30;
 /// Reads cumulative bytes received on a TCP socket, including what still waits unread in its buffer.
 std::optional<std::uint64_t> bytes_received(int fd);
 
+/// What a TCP socket has received so far, as the kernel counts it.
+struct TcpCounters {
+  std::uint64_t bytes = 0;          ///< data bytes taken in (the peer's FIN counts as one)
+  std::uint32_t data_segments = 0;  ///< segments that carried data, those the kernel then dropped included
+};
+std::optional<TcpCounters> tcp_counters(int fd);
+
+/// What came on a HEAD answer's connection after its headers.
+struct AfterHead {
+  std::size_t bytes = 0;             ///< waiting unread in the socket
+  std::size_t dropped_segments = 0;  ///< data segments that came after the socket was shut and were dropped
+};
+/// Waits up to `grace` for bytes after a HEAD answer's headers (less once the peer closed). `since` are the
+/// socket's counters when the request went out: a reset with more data segments than the bytes taken in
+/// need means data came after cpp-httplib shut the socket down (on Connection: close), which the kernel
+/// answers with a reset and drops.
+AfterHead watch_after_head(int fd, TcpCounters since, std::chrono::milliseconds grace);
+
 /// The socket's receive buffer as the kernel reports it (twice what was asked).
 std::uint64_t receive_buffer(int fd);
 

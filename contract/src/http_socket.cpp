@@ -1,4 +1,6 @@
+#include <poll.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -33,6 +35,72 @@ std::optional<std::uint64_t> bytes_received(int fd) {
   std::uint64_t value = 0;
   std::memcpy(&value, raw.data() + kOffset, sizeof value);
   return value;
+}
+
+namespace {
+
+// The fields of the kernel's append-only struct tcp_info that glibc's copy in <netinet/tcp.h> lacks.
+struct TcpSnapshot {
+  std::uint8_t state = 0;
+  std::uint32_t rcv_mss = 0;
+  TcpCounters counters;
+};
+
+std::optional<TcpSnapshot> tcp_snapshot(int fd) {
+  constexpr std::size_t kRcvMss = 20, kBytesReceived = 128,
+                        kDataSegsIn = 152;  // tcpi_data_segs_in: Linux 4.6+
+  std::array<unsigned char, 512> raw{};
+  auto size = static_cast<socklen_t>(raw.size());
+  if (::getsockopt(fd, IPPROTO_TCP, TCP_INFO, raw.data(), &size) != 0) return std::nullopt;
+  if (static_cast<std::size_t>(size) < kDataSegsIn + sizeof(std::uint32_t)) return std::nullopt;
+  TcpSnapshot out;
+  out.state = raw[0];
+  std::memcpy(&out.rcv_mss, raw.data() + kRcvMss, sizeof out.rcv_mss);
+  std::memcpy(&out.counters.bytes, raw.data() + kBytesReceived, sizeof out.counters.bytes);
+  std::memcpy(&out.counters.data_segments, raw.data() + kDataSegsIn, sizeof out.counters.data_segments);
+  return out;
+}
+
+}  // namespace
+
+std::optional<TcpCounters> tcp_counters(int fd) {
+  const auto snapshot = tcp_snapshot(fd);
+  return snapshot ? std::optional(snapshot->counters) : std::nullopt;
+}
+
+AfterHead watch_after_head(int fd, TcpCounters since, std::chrono::milliseconds grace) {
+  AfterHead out;
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  for (;;) {
+    int pending = 0;
+    if (::ioctl(fd, FIONREAD, &pending) == 0 && pending > 0) {
+      out.bytes = static_cast<std::size_t>(pending);
+      return out;
+    }
+    const auto snapshot = tcp_snapshot(fd);
+    if (!snapshot || snapshot->state == TCP_CLOSE_WAIT) return out;  // the peer closed: nothing more can come
+    if (snapshot->state == TCP_CLOSE) {
+      int error = 0;
+      auto length = static_cast<socklen_t>(sizeof error);
+      ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+      if (error == ECONNRESET && snapshot->counters.data_segments >= since.data_segments &&
+          snapshot->counters.bytes >= since.bytes) {
+        // The segments the bytes taken in needed at most; more came with data the kernel dropped.
+        const std::uint64_t taken = snapshot->counters.bytes - since.bytes;
+        const std::uint64_t needed =
+            snapshot->rcv_mss > 0 ? (taken + snapshot->rcv_mss - 1) / snapshot->rcv_mss : taken;
+        const std::uint64_t segments = snapshot->counters.data_segments - since.data_segments;
+        if (segments > needed) out.dropped_segments = static_cast<std::size_t>(segments - needed);
+      }
+      return out;
+    }
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return out;
+    pollfd wait{fd, POLLIN, 0};
+    // A socket cpp-httplib shut down reads as ready at once: wait a little instead of spinning.
+    if (::poll(&wait, 1, static_cast<int>(left.count())) > 0) ::usleep(1000);
+  }
 }
 
 std::uint64_t receive_buffer(int fd) {

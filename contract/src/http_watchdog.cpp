@@ -44,6 +44,7 @@ void Watchdog::on_socket(Connection& conn, int sock) {
   ++conn.generation;
   conn.opened = true;
   conn.wire_base = 0;
+  conn.segments_base = 0;
 }
 
 void Watchdog::headers_done(Connection& conn) {
@@ -63,6 +64,11 @@ int Watchdog::pending_bytes(Connection& conn) {
   return pending;
 }
 
+TcpCounters Watchdog::attempt_base(Connection& conn) {
+  const std::lock_guard lock(mutex_);
+  return {conn.wire_base, conn.segments_base};
+}
+
 bool Watchdog::begin(Connection& conn) {
   const auto now = Clock::now();
   bool had_socket = false;
@@ -77,7 +83,9 @@ bool Watchdog::begin(Connection& conn) {
     }
     conn.opened = false;
     conn.headers_done = false;
-    conn.wire_base = conn.fd >= 0 ? bytes_received(conn.fd).value_or(0) : 0;
+    const auto counters = conn.fd >= 0 ? tcp_counters(conn.fd) : std::nullopt;
+    conn.wire_base = counters ? counters->bytes : (conn.fd >= 0 ? bytes_received(conn.fd).value_or(0) : 0);
+    conn.segments_base = counters ? counters->data_segments : 0;
     had_socket = conn.fd >= 0;
     in_flight_.push_back(&conn);
   }

@@ -36,6 +36,8 @@ class Watchdog {
   int socket_of(Connection& conn);
   /// Bytes waiting unread on conn's socket.
   int pending_bytes(Connection& conn);
+  /// conn's socket's counters when its current attempt began (zero for a socket the attempt opened).
+  TcpCounters attempt_base(Connection& conn);
 
  private:
   void watch();

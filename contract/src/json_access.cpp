@@ -69,4 +69,11 @@ std::string record_pointer(std::size_t index, std::string_view key) {
   return out;
 }
 
+std::string integer_text(std::optional<Json> value) {
+  if (!value || !is_integer(*value)) return "";
+  if (value->type() == simdjson::dom::element_type::INT64)
+    return std::to_string(value->get_int64().value_unsafe());
+  return std::to_string(value->get_uint64().value_unsafe());
+}
+
 }  // namespace entimg::contract::detail

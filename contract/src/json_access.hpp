@@ -33,6 +33,8 @@ std::optional<std::string_view> as_string(std::optional<Json> value);
 Json last_item(JsonArray array);
 /// Whether the value is an integer (of any sign and size simdjson keeps: int64 or uint64).
 bool is_integer(Json value);
+/// An integer value as decimal text ("-3", "18446744073709551615"); "" for any other value.
+std::string integer_text(std::optional<Json> value);
 
 /// A key escaped as an RFC 6901 pointer token ("~" → "~0", "/" → "~1").
 std::string pointer_token(std::string_view key);

@@ -44,4 +44,39 @@ std::string quote(std::string_view text) {
   return "\"" + cut_utf8(common::utf8_replace_invalid(text), 120) + "\"";
 }
 
+// Iterative, a few levels deep: pages nest three levels, and servers may send deeper values.
+std::string first_difference(const nlohmann::json& x_in, const nlohmann::json& y_in, std::string& pointer) {
+  using NJson = nlohmann::json;
+  const NJson* x = &x_in;
+  const NJson* y = &y_in;
+  for (int depth = 0; depth < 8; ++depth) {
+    if (x->is_array() && y->is_array()) {
+      std::size_t i = 0;
+      while (i < x->size() && i < y->size() && (*x)[i] == (*y)[i])
+        ++i;
+      if (i >= x->size() || i >= y->size()) break;  // one is a prefix of the other: lengths differ
+      pointer += "/" + std::to_string(i);
+      x = &(*x)[i];
+      y = &(*y)[i];
+    } else if (x->is_object() && y->is_object()) {
+      const NJson* next_x = nullptr;
+      const NJson* next_y = nullptr;
+      for (auto it = x->begin(); it != x->end() && next_x == nullptr; ++it) {
+        const auto other = y->find(it.key());
+        if (other != y->end() && *other != *it) {
+          pointer += "/" + pointer_token(it.key());
+          next_x = &*it;
+          next_y = &*other;
+        }
+      }
+      if (next_x == nullptr) break;  // the key sets differ
+      x = next_x;
+      y = next_y;
+    } else {
+      break;
+    }
+  }
+  return describe(*x) + " vs " + describe(*y);
+}
+
 }  // namespace entimg::contract::detail

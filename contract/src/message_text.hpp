@@ -14,5 +14,8 @@ std::string describe(Json value);
 std::string describe(const nlohmann::json& value);
 /// Server text shown in a message: invalid UTF-8 replaced, cut at ~120 bytes, in quotes.
 std::string quote(std::string_view text);
+/// Where two values first differ: descends both (a few levels), extending `pointer`, and returns "x vs y"
+/// there.
+std::string first_difference(const nlohmann::json& x, const nlohmann::json& y, std::string& pointer);
 
 }  // namespace entimg::contract::detail

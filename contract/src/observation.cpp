@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "content_coding.hpp"
 #include "entimg/common/ascii.hpp"
 #include "json_parse.hpp"
 #include "message_text.hpp"
@@ -10,17 +11,40 @@
 namespace entimg::contract {
 namespace {
 
-// The Content-Encoding a body came with, or "gzip" for gzip's magic bytes without one; nullopt for a
-// plain body. The client sends no Accept-Encoding, so a compressed body is the server's mistake, and
-// "not JSON: … at <U+001F>" would hide it.
-std::optional<std::string> compression_of(const HttpExchange& exchange) {
-  if (const auto encoding = exchange.header("Content-Encoding")) {
-    const std::string_view value = common::trim(*encoding);
-    if (!value.empty() && !common::iequals_ascii(value, "identity"))
-      return "Content-Encoding: " + detail::quote(value);
+// What is wrong with a compressed body the request did not ask for, or "" for a plain body. gzip's magic
+// bytes without a Content-Encoding are a compressed body too: "not JSON: … at <U+001F>" would hide it.
+std::string unasked_compression(const HttpExchange& exchange, std::string_view coding) {
+  const auto asked = exchange.request_header("Accept-Encoding");
+  const std::string why =
+      asked ? "which the request did not accept (Accept-Encoding: " + detail::quote(*asked) + ")"
+            : "which the request did not ask for (it sent no Accept-Encoding)";
+  if (!coding.empty())
+    return "a body compressed with Content-Encoding: " +
+           detail::quote(common::trim(*exchange.header("Content-Encoding"))) + ", " + why;
+  if (exchange.body.starts_with("\x1f\x8b"))
+    return "a body compressed with gzip (its magic bytes 1f 8b), without a Content-Encoding";
+  return "";
+}
+
+// Decodes a body in a coding the request accepted, in place; false (json_error set) when it is not one.
+bool decode_accepted(Page& page) {
+  HttpExchange& exchange = page.exchange;
+  const auto encoding = exchange.header("Content-Encoding");
+  const std::string coding = encoding ? detail::coding_of(*encoding) : std::string();
+  const auto asked = exchange.request_header("Accept-Encoding");
+  if (!coding.empty() &&
+      detail::accepts_coding(asked ? std::optional<std::string_view>(*asked) : std::nullopt, coding)) {
+    detail::Decoded decoded = detail::decode_body(coding, exchange.body);
+    if (!decoded.error.empty()) {
+      page.json_error = "a body that could not be decoded: " + decoded.error;
+      return false;
+    }
+    exchange.body = std::move(decoded.text);
+    page.content_coding = coding;
+    return true;
   }
-  if (exchange.body.starts_with("\x1f\x8b")) return std::string("gzip (its magic bytes 1f 8b)");
-  return std::nullopt;
+  page.json_error = unasked_compression(exchange, coding);
+  return page.json_error.empty();
 }
 
 }  // namespace
@@ -39,10 +63,7 @@ void parse_body(Page& page) {
     page.json_error = "the body is empty";
     return;
   }
-  if (const auto encoding = compression_of(page.exchange)) {
-    page.json_error = "a body compressed with " + *encoding + " (the suite never asks for compression)";
-    return;
-  }
+  if (page.content_coding.empty() && !decode_accepted(page)) return;
   try {
     auto parsed = detail::parse_json_dom(body);
     page.json = parsed.root;

@@ -95,6 +95,9 @@ void write_json_report(std::ostream& out, const RunReport& report, std::string_v
       nlohmann::ordered_json item{{"message", f.message}, {"url", f.url}, {"pointer", f.pointer}};
       item["record_id"] =
           f.record_id ? nlohmann::ordered_json(*f.record_id) : nlohmann::ordered_json(nullptr);
+      // A side's request: what it sent besides --header's, to replay it.
+      for (const auto& [name, value] : f.request_headers)
+        item["request_headers"][name] = value;
       failures.push_back(std::move(item));
     }
     rule["notes"] = r.notes;

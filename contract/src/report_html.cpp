@@ -92,7 +92,8 @@ void write_failure(std::ostream& out, const RuleOutcome& r, const Failure& f, co
   if (f.record_id) out << "<dt>record id</dt><dd>" << *f.record_id << "</dd>\n";
   out << "</dl>\n";
   if (!f.url.empty())
-    out << "<pre>" << h(detail::replay_command(r.rule->method(), f.url, context.headers)) << "</pre>\n";
+    out << "<pre>" << h(detail::replay_command(r.rule->method(), f.url, context.headers, f.request_headers))
+        << "</pre>\n";
   out << "</li>\n";
 }
 

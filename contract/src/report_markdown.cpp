@@ -51,7 +51,8 @@ void write_failures(std::ostream& out, const RunReport& report, const RunContext
       out << "- " << md(f.message) << "\n";
       if (const std::string at = detail::where(f); !at.empty()) out << "  " << md(at) << "\n";
       if (!f.url.empty())
-        out << fenced(detail::printable(detail::replay_command(r.rule->method(), f.url, context.headers)),
+        out << fenced(detail::printable(detail::replay_command(r.rule->method(), f.url, context.headers,
+                                                               f.request_headers)),
                       "  ");
     }
     if (r.failures.size() > kShownFailures)

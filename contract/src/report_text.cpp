@@ -50,9 +50,16 @@ std::string shell_quoted(std::string_view text) {
 }
 
 std::string replay_command(std::string_view method, std::string_view url,
-                           const std::vector<ShownHeader>& headers) {
+                           const std::vector<ShownHeader>& shown, const Headers& own) {
   std::string command = "curl -sS";
   command += method == "HEAD" ? " --head" : method == "GET" ? " -i" : " -i -X " + shell_quoted(method);
+  std::vector<ShownHeader> headers;
+  for (const ShownHeader& h : shown)
+    if (std::none_of(own.begin(), own.end(),
+                     [&](const auto& o) { return common::iequals_ascii(o.first, h.name); }))
+      headers.push_back(h);
+  for (const auto& [name, value] : own)
+    headers.push_back({name, value, {}});
   bool user_agent = false;
   for (const ShownHeader& h : headers) {
     user_agent = user_agent || common::iequals_ascii(h.name, "User-Agent");

@@ -24,9 +24,10 @@ std::string html_escaped(std::string_view text);
 std::string shell_quoted(std::string_view text);
 
 /// A curl command that sends what the suite sent: the method, the URL, the User-Agent and the headers
-/// (a secret as "$VAR", expanded by the shell that runs the command), printing the answer's headers.
+/// (a secret as "$VAR", expanded by the shell that runs the command), the request's own (a side's) in
+/// place of those of the same name, printing the answer's headers.
 std::string replay_command(std::string_view method, std::string_view url,
-                           const std::vector<ShownHeader>& headers);
+                           const std::vector<ShownHeader>& headers, const Headers& own = {});
 
 /// "PASS", "FAIL" (a rule failed) or "ERROR" (the deployment could not be checked).
 std::string verdict_of(const RunReport& report);

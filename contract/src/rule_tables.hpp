@@ -11,5 +11,6 @@ std::span<const Rule> link_rules();       ///< checks_links.cpp: next, previous,
 std::span<const Rule> walk_rules();       ///< checks_walk.cpp: ordering, the walk along next
 std::span<const Rule> header_rules();     ///< checks_headers.cpp: headers, HEAD, OPTIONS
 std::span<const Rule> parameter_rules();  ///< checks_parameters.cpp: odd limit/offset, format=json
+std::span<const Rule> side_rules();  ///< checks_sides.cpp: filters, negotiation, compression, proxy, Host
 
 }  // namespace entimg::contract::detail

@@ -10,7 +10,7 @@ const std::vector<Rule>& all_rules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> all;
     for (const auto rows : {detail::page_rules(), detail::link_rules(), detail::walk_rules(),
-                            detail::header_rules(), detail::parameter_rules()})
+                            detail::header_rules(), detail::parameter_rules(), detail::side_rules()})
       all.insert(all.end(), rows.begin(), rows.end());
     return all;
   }();
@@ -25,28 +25,29 @@ const Rule* find_rule(std::string_view name) {
 
 namespace {
 
-// The functions of one shape, picked out of the table once: these run on every page.
+// The functions of one shape with their names, picked out of the table once: these run on every page.
 template <typename Shape>
-std::vector<Shape> rows_of_shape() {
-  std::vector<Shape> out;
+std::vector<std::pair<std::string_view, Shape>> rows_of_shape() {
+  std::vector<std::pair<std::string_view, Shape>> out;
   for (const Rule& rule : all_rules())
-    if (const auto* shape = std::get_if<Shape>(&rule.check)) out.push_back(*shape);
+    if (const auto* shape = std::get_if<Shape>(&rule.check)) out.emplace_back(rule.name, *shape);
   return out;
 }
 
 }  // namespace
 
-void check_page(const CheckContext& context, const Page& page, Findings& findings) {
-  static const std::vector<EveryPage> rules = rows_of_shape<EveryPage>();
-  for (const EveryPage& rule : rules)
-    rule.check(context, page, findings);
+void check_page(const CheckContext& context, const Page& page, Findings& findings,
+                std::string_view left_out) {
+  static const auto rules = rows_of_shape<EveryPage>();
+  for (const auto& [name, rule] : rules)
+    if (name != left_out) rule.check(context, page, findings);
 }
 
 void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
                          Findings& findings) {
-  static const std::vector<AgainstFirstPage> rules = rows_of_shape<AgainstFirstPage>();
-  for (const AgainstFirstPage& rule : rules)
-    rule.check(context, first, page, findings);
+  static const auto rules = rows_of_shape<AgainstFirstPage>();
+  for (const auto& row : rules)
+    row.second.check(context, first, page, findings);
 }
 
 }  // namespace entimg::contract

@@ -11,6 +11,7 @@
 #include "fetch_ahead.hpp"
 #include "json_access.hpp"
 #include "query.hpp"
+#include "sides.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -126,6 +127,8 @@ class Run {
     first_url_ = first->exchange.url;
     const std::uint64_t count = seen_count_.value_or(0);
     planned_page("default_page_length", *first);
+    detail::SidePlan sides(client_, context_, options_, findings_, coverage_);
+    sides.learn_first_page(*first);
 
     // With bodies near the 64 MiB cap every page held is a body and its document, so no more than two
     // are held at once: what needs the whole first page comes first, then the first page goes.
@@ -156,12 +159,23 @@ class Run {
     get(query("overflow page", std::nullopt, count + 7));
 
     const std::uint64_t tail = count > 2 ? count - 2 : 0;
-    for (const PageQuery& q :
-         {probe("limit", "abc", 12, 0), probe("limit", "0", 12, 0), probe("limit", "-1", 12, 0),
-          probe("limit", std::to_string(kHugeLimit), kHugeLimit, tail, {{"offset", std::to_string(tail)}}),
-          probe("offset", "abc", 12, 0), probe("offset", "-1", 12, 0),
-          probe("offset", std::to_string(count + 100), 12, count + 100)})
+    std::vector<PageQuery> probes = {probe("limit", "abc", 12, 0), probe("limit", "0", 12, 0),
+                                     probe("limit", "-1", 12, 0)};
+    // Near the end of the collection, so the answer holds two records; without a count that end is
+    // unknown, and the probe would ask for the whole collection in one answer.
+    if (seen_count_)
+      probes.push_back(
+          probe("limit", std::to_string(kHugeLimit), kHugeLimit, tail, {{"offset", std::to_string(tail)}}));
+    else
+      findings_.note("parameter_probe",
+                     "limit=" + std::to_string(kHugeLimit) +
+                         " not asked: the first page gave no count to ask near the end of");
+    for (PageQuery q : {probe("offset", "abc", 12, 0), probe("offset", "-1", 12, 0),
+                        probe("offset", std::to_string(count + 100), 12, count + 100)})
+      probes.push_back(std::move(q));
+    for (const PageQuery& q : probes)
       planned_page("parameter_probe", get(q));
+    sides.run(seen_count_, first_url_);
     first_count_ = count;
     return "";
   }

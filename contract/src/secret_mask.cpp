@@ -63,6 +63,8 @@ void SecretMask::apply(HttpExchange& exchange) const {
     apply(name);
     apply(value);
   }
+  for (auto& [name, value] : exchange.request_headers)
+    apply(value);
 }
 
 }  // namespace entimg::contract::detail

@@ -16,7 +16,7 @@ class SecretMask {
   /// HTML-escaped.
   explicit SecretMask(const std::vector<std::string>& secrets);
   /// Every spelling replaced by as many '*' (lengths kept, so Content-Length and JSON stay valid) in the
-  /// body, the header names and values, the URL and the error.
+  /// body, the header names and values, the URL, the error and the values of the headers the request sent.
   void apply(HttpExchange& exchange) const;
   /// The same, in one text.
   void apply(std::string& text) const;

@@ -196,6 +196,11 @@ inline void judge(std::string_view rule, const CheckContext& c, const HttpExchan
   rule_check<OptionsExchange>(rule).check(c, options, findings);
 }
 
+inline void judge(std::string_view rule, SideState& sides, const SideAsk& ask, const Page& answer,
+                  const Page* other, Findings& findings) {
+  rule_check<SideAnswer>(rule).check(sides, ask, answer, other, findings);
+}
+
 inline std::set<std::string> failing_rules(const Findings& findings) {
   std::set<std::string> out;
   for (const auto& f : findings.failures())
@@ -215,6 +220,13 @@ inline std::set<std::string> none() {
 }
 inline std::set<std::string> only(const std::string& rule) {
   return {rule};
+}
+
+/// Whether a note of the rule holds the fragment.
+inline bool has_note(const Findings& findings, const std::string& rule, std::string_view fragment) {
+  return std::any_of(findings.notes().begin(), findings.notes().end(), [&](const auto& note) {
+    return note.first == rule && note.second.find(fragment) != std::string::npos;
+  });
 }
 
 /// The first failure's message of a rule ("" when none).

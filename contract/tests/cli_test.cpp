@@ -67,6 +67,17 @@ TEST_CASE("a check run: values, as separate words or after '='", "[cli]") {
   CHECK(o.client.insecure);
 }
 
+TEST_CASE("a check run: --alt-host names a second host name of the deployment", "[cli]") {
+  CHECK(parse({"--base-url", "http://x"}).options.run.alt_host.empty());
+  CHECK(parse({"--base-url", "http://x", "--alt-host", "api.example.org:8443"}).options.run.alt_host ==
+        "api.example.org:8443");
+  CHECK(parse({"--base-url", "http://x", "--alt-host", "[::1]:8000"}).options.run.alt_host == "[::1]:8000");
+  CHECK(error_of({"--base-url", "http://x", "--alt-host", "https://h/"}) ==
+        "option --alt-host needs a host name, host:port or [IPv6]:port, got 'https://h/'");
+  CHECK(error_of({"--base-url", "http://x", "--alt-host", "a b"}) ==
+        "option --alt-host needs a host name, host:port or [IPv6]:port, got 'a b'");
+}
+
 TEST_CASE("a check run: the walk's caps", "[cli]") {
   const auto p = parse({"--base-url", "http://x", "--mode", "full", "--page-cap", "40", "--byte-cap", "0"});
   REQUIRE(p.error.empty());

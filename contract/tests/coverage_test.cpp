@@ -64,4 +64,36 @@ TEST_CASE("coverage: each behaviour counted from the requests made", "[coverage]
   CHECK(row(coverage, "HEAD").requests == 1);
   CHECK(row(coverage, "HEAD").statuses == std::vector<int>{200});
   CHECK(row(coverage, "OPTIONS").requests == 0);
+  for (const std::string_view side : {"?entity=N", "the nested route", "Accept: text/html", "Accept-Encoding",
+                                      "X-Forwarded-Proto", "Host:"})
+    CHECK(row(coverage, side).requests == 0);
+}
+
+TEST_CASE("coverage: the sides are told by their parameters, route and headers", "[coverage]") {
+  detail::Coverage coverage;
+  coverage.add(answered({{"entity", "5"}, {"limit", "2"}}, 4, 2, 2));
+  Page nested = answered({{"limit", "2"}}, 4, 2, 2);
+  nested.exchange.url = "http://x/edw/api/entities/5/images/?limit=2";
+  coverage.add(nested);
+  Page html = answered({{"limit", "3"}}, 30, 3, 3);
+  html.exchange.request_headers = {{"Accept", "text/html,application/xhtml+xml"}};
+  coverage.add(html);
+  coverage.add(answered({{"format", "api"}}, 30, 12));
+  Page gzip = answered({{"limit", "4"}}, 30, 4, 4);
+  gzip.exchange.request_headers = {{"Accept-Encoding", "gzip"}};
+  coverage.add(gzip);
+  Page proxied = answered({{"limit", "6"}}, 30, 6, 6);
+  proxied.exchange.request_headers = {{"Forwarded", "proto=https;host=h"}};
+  coverage.add(proxied);
+  Page host = answered({{"limit", "7"}}, 30, 7, 7);
+  host.exchange.request_headers = {{"Host", "h:8000"}};
+  coverage.add(host);
+
+  CHECK(row(coverage, "?entity=N").requests == 1);
+  CHECK(row(coverage, "the nested route").requests == 1);
+  CHECK(row(coverage, "the nested route").example == "GET /edw/api/entities/5/images/?limit=2");
+  CHECK(row(coverage, "Accept: text/html").requests == 2);
+  CHECK(row(coverage, "Accept-Encoding").requests == 1);
+  CHECK(row(coverage, "X-Forwarded-Proto").requests == 1);
+  CHECK(row(coverage, "Host:").requests == 1);
 }

@@ -1,6 +1,7 @@
 // The suite against servers that answer garbage, from broken JSON up to answers that never come:
 // never a crash, never a hang. Either the run is fatal (exit 2: the deployment could not be
 // checked at all) or rules fail with a message a person can act on (exit 1), in bounded time.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <functional>
@@ -11,6 +12,8 @@
 #include "broken/answer_edit.hpp"
 #include "broken/e2e_support.hpp"
 #include "broken/raw_server.hpp"
+#include "entimg/common/ascii.hpp"
+#include "entimg/common/url.hpp"
 
 namespace {
 
@@ -101,11 +104,21 @@ mock::Service& correct_service() {
   return service;
 }
 
-HttpResponse correct_answer(std::string_view method, std::string_view target, int port) {
+// The correct answer to the request the connection read, with its headers (Accept picks the representation,
+// Host the links' origin); HEAD as GET when head_as_get, for servers that send HEAD a body.
+HttpResponse correct_answer(const RawServer::Connection& c, bool head_as_get = false) {
   HttpRequest request;
-  request.method = std::string(method);
-  request.target = std::string(target);
-  request.headers = {{"Host", "127.0.0.1:" + std::to_string(port)}};
+  request.method = head_as_get && c.method() == "HEAD" ? "GET" : std::string(c.method());
+  request.target = std::string(c.target());
+  const std::string& head = c.request_head();
+  for (std::size_t at = head.find("\r\n"); at != std::string::npos && at + 2 < head.size();) {
+    const std::size_t end = head.find("\r\n", at + 2);
+    const std::string line = head.substr(at + 2, end - at - 2);
+    if (const std::size_t colon = line.find(':'); colon != std::string::npos)
+      request.headers.emplace_back(line.substr(0, colon),
+                                   std::string(entimg::common::trim(line.substr(colon + 1))));
+    at = end;
+  }
   return correct_service().handle(request);
 }
 
@@ -266,8 +279,8 @@ TEST_CASE("a server that stops in the middle of the body makes the run fatal", "
 
 TEST_CASE("a server that trickles a correct answer byte by byte is cut by the read timeout",
           "[e2e][garbage]") {
-  RawServer server([&server](RawServer::Connection& c) {
-    const std::string bytes = raw_answer(correct_answer(c.method(), c.target(), server.port()));
+  RawServer server([](RawServer::Connection& c) {
+    const std::string bytes = raw_answer(correct_answer(c));
     for (const char b : bytes)
       if (!c.send(std::string_view(&b, 1)) || !c.pause(20ms)) return;
   });
@@ -301,7 +314,7 @@ TEST_CASE("a server that answers the first page and then resets fails the rules,
           "[e2e][garbage]") {
   RawServer server([&server](RawServer::Connection& c) {
     if (server.connections() > 1) return c.reset();
-    c.send(raw_answer(correct_answer(c.method(), c.target(), server.port())));
+    c.send(raw_answer(correct_answer(c)));
   });
   const Outcome out = run_against(server.url());
   expect_failing(out, "status_ok", "no answer",
@@ -319,9 +332,9 @@ TEST_CASE("a redirect loop is reported, not followed", "[e2e][garbage]") {
 }
 
 TEST_CASE("a HEAD that never answers fails head_matches_get only", "[e2e][garbage]") {
-  RawServer server([&server](RawServer::Connection& c) {
+  RawServer server([](RawServer::Connection& c) {
     if (c.method() == "HEAD") return void(c.pause(std::chrono::hours(1)));
-    c.send(raw_answer(correct_answer(c.method(), c.target(), server.port())));
+    c.send(raw_answer(correct_answer(c)));
   });
   const Outcome out = run_against(server.url(), [](contract::ClientOptions& o) { o.read_timeout = 300ms; });
   expect_failing(out, "head_matches_get", "got no answer");
@@ -343,6 +356,40 @@ TEST_CASE("a walk whose next links go round in circles stops at the page cap", "
   const Outcome out = run_against(server.url());
   expect_failing(out, "next_link_offset", "expected next to carry offset=48", {"walk_reaches_end"});
   CHECK(broken::e2e::failed_rules(out.report).contains("walk_no_duplicates"));
+}
+
+// A walk that stops at a 500 names the 500 (and the page), not "the cap was reached or …".
+TEST_CASE("a walk stopped by a 500 on its third page names the status", "[e2e][garbage]") {
+  Served server([](const HttpRequest& r) {
+    const auto query = broken::query_of(r);
+    if (broken::has_exactly(query, {{"offset", "24"}}) ||
+        broken::has_exactly(query, {{"limit", "12"}, {"offset", "24"}}))
+      return answer(500, "text/html", "<h1>Server Error (500)</h1>");
+    return correct_service().handle(r);
+  });
+  const Outcome out = run_against(server.url());
+  expect_failing(out, "walk_reaches_end", "got status 500 on page 3 of the walk: it stops there",
+                 {"status_ok"});
+}
+
+// Without the first page's count the end of the collection is unknown: limit=2^62 would ask for all of it.
+TEST_CASE("when the first page is not JSON, the huge-limit probe is not asked", "[e2e][garbage]") {
+  std::atomic<int> huge{0};
+  Served server([&huge](const HttpRequest& r) {
+    const auto query = broken::query_of(r);
+    if (query.empty()) return answer(200, "text/html; charset=utf-8", "<html>maintenance</html>");
+    if (const std::string* limit = common::last_value(query, "limit"); limit && limit->size() > 15) ++huge;
+    return correct_service().handle(r);
+  });
+  const Outcome out = run_against(server.url());
+  expect_failing(out, "json_body", "expected a JSON object, got not JSON");
+  CHECK(huge == 0);
+  const contract::RuleOutcome* probe = broken::e2e::outcome_of(out.report, "parameter_probe");
+  REQUIRE(probe != nullptr);
+  CHECK(
+      std::find(probe->notes.begin(), probe->notes.end(),
+                "limit=4611686018427387904 not asked: the first page gave no count to ask near the end of") !=
+      probe->notes.end());
 }
 
 TEST_CASE("a count in the trillions with empty pages and endless next links stops the walk by itself",
@@ -369,10 +416,9 @@ TEST_CASE("a count in the trillions with empty pages and endless next links stop
 
 TEST_CASE("a HEAD answered with a body on a keep-alive connection does not derail the run",
           "[e2e][garbage]") {
-  RawServer server([&server](RawServer::Connection& c) {
+  RawServer server([](RawServer::Connection& c) {
     do {
-      const HttpResponse response =
-          correct_answer(c.method() == "HEAD" ? "GET" : c.method(), c.target(), server.port());
+      const HttpResponse response = correct_answer(c, true);
       if (!c.send(raw_answer(response, true))) return;
     } while (c.next_request());
   });
@@ -386,9 +432,8 @@ TEST_CASE("a HEAD answered with a body on a keep-alive connection does not derai
 
 // gunicorn's sync workers close after every answer: a HEAD body followed by the close must be seen too.
 TEST_CASE("a HEAD answered with a body and then a close is reported by head_matches_get", "[e2e][garbage]") {
-  RawServer server([&server](RawServer::Connection& c) {
-    const HttpResponse response =
-        correct_answer(c.method() == "HEAD" ? "GET" : c.method(), c.target(), server.port());
+  RawServer server([](RawServer::Connection& c) {
+    const HttpResponse response = correct_answer(c, true);
     c.send(raw_answer(response, false));  // "Connection: close", then the server closes
   });
   const Outcome out = run_against(server.url());
@@ -397,13 +442,31 @@ TEST_CASE("a HEAD answered with a body and then a close is reported by head_matc
   CHECK_THAT(out.console, Catch::Contains("expected HEAD's body empty"));
 }
 
+// gunicorn's sync worker writes the headers and the body an application returned for HEAD in two writes,
+// then closes: the body comes after cpp-httplib has read the headers (and closed its socket).
+TEST_CASE("a HEAD answered with a body in a second write and then a close is reported by head_matches_get",
+          "[e2e][garbage]") {
+  const auto pause = GENERATE(0ms, 5ms, 30ms);
+  RawServer server([pause](RawServer::Connection& c) {
+    const HttpResponse response = correct_answer(c, true);
+    const std::string bytes = raw_answer(response, false);
+    const std::size_t split = bytes.find("\r\n\r\n") + 4;
+    if (!c.send(std::string_view(bytes).substr(0, split))) return;
+    if (pause.count() > 0 && !c.pause(pause)) return;
+    c.send(std::string_view(bytes).substr(split));
+  });
+  const Outcome out = run_against(server.url());
+  INFO(out.console << "pause " << pause.count() << " ms");
+  CHECK(broken::e2e::failed_rules(out.report) == std::set<std::string>{"head_matches_get"});
+  CHECK_THAT(out.console, Catch::Contains("expected HEAD's body empty"));
+}
+
 // cpp-httplib reads nothing after a HEAD answer's headers; the client counts what waits in the socket
 // (HttpExchange::bytes_after_head) and drops the connection rather than reuse it.
 TEST_CASE("a HEAD answered with a body is reported by head_matches_get", "[e2e][garbage]") {
-  RawServer server([&server](RawServer::Connection& c) {
+  RawServer server([](RawServer::Connection& c) {
     do {
-      const HttpResponse response =
-          correct_answer(c.method() == "HEAD" ? "GET" : c.method(), c.target(), server.port());
+      const HttpResponse response = correct_answer(c, true);
       if (!c.send(raw_answer(response, true))) return;
     } while (c.next_request());
   });

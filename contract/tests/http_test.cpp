@@ -356,6 +356,36 @@ TEST_CASE("configured headers go to the base origin only and never into messages
   CHECK_THAT(failed.error, !Contains("s3cret") && !Contains("k3y"));
 }
 
+TEST_CASE("a request's own headers replace the configured ones of the same name, Host among them", "[http]") {
+  std::mutex mutex;
+  std::vector<std::string> seen;
+  TestServer base;
+  base->Get("/.*", [&](const httplib::Request& req, httplib::Response& res) {
+    const std::lock_guard lock(mutex);
+    seen.push_back(req.get_header_value("Host") + "|" + req.get_header_value("Accept-Encoding") + "|" +
+                   req.get_header_value("Authorization") + "|" + req.get_header_value("X-Forwarded-Host"));
+    res.set_content("{}", "application/json");
+  });
+  const int port = base.start();
+  auto options = options_for(local(port));
+  options.headers = {{"Authorization", "Bearer s3cret"}, {"accept-encoding", "gzip"}};
+  options.secrets = {"Bearer s3cret"};
+  Client client(options);
+  const auto plain = client.request("GET", "/a");
+  const auto own = client.request(
+      "GET", "/b",
+      {{"Accept-Encoding", "br"}, {"Host", "alt.example:81"}, {"X-Forwarded-Host", "h.example"}});
+  const std::lock_guard lock(mutex);
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0] == "127.0.0.1:" + std::to_string(port) + "|gzip|Bearer s3cret|");
+  CHECK(seen[1] == "alt.example:81|br|Bearer s3cret|h.example");
+  // What each request carried, the secret masked: the checks read Accept-Encoding from there.
+  CHECK(plain.request_header("Accept-Encoding") == "gzip");
+  CHECK(own.request_header("accept-encoding") == "br");
+  CHECK(own.request_header("Host") == "alt.example:81");
+  CHECK(own.request_header("Authorization") == std::string(13, '*'));
+}
+
 TEST_CASE("the request target is sent as given, with only unsendable bytes encoded", "[http]") {
   std::mutex mutex;
   std::vector<std::string> lines;

@@ -119,6 +119,7 @@ Outcome run_suite(const std::string& url, contract::Mode mode, const std::atomic
 }
 
 Outcome run_mutant(mutants::Upstream& upstream, const mutants::Mutant& mutant, contract::Mode mode) {
+  if (mutant.reset) mutant.reset();  // a cache starts empty for each run
   std::atomic<std::uint64_t> touched{0};
   mutants::MutantServer server(upstream, mutants::respond_with(mutant, touched));
   return run_suite(server.url(), mode, touched);
@@ -129,16 +130,18 @@ Outcome run_tolerated(mutants::Upstream& upstream, const broken::Variant& varian
   std::atomic<std::uint64_t> touched{0};
   std::mutex mutex;
   std::map<std::string, std::uint64_t> seen;
+  broken::SharedCache cache;
   const broken::CorrectAnswer correct = [&upstream](const mock::HttpRequest& r) {
     return upstream.handle(r);
   };
-  mutants::MutantServer server(upstream, [&](const mutants::Call& call, mutants::Wire&) {
+  mutants::MutantServer server(upstream, [&](const mutants::Call& call, mutants::Wire& wire) {
     std::uint64_t nth = 0;
     {
       std::lock_guard lock(mutex);
       nth = ++seen[call.request.method + " " + call.request.target];
     }
-    return variant.respond(broken::Call{call.request, call.params, nth, correct});
+    wire.lower_case_names = variant.lower_case_names;
+    return variant.respond(broken::Call{call.request, call.params, nth, correct, cache});
   });
   return run_suite(server.url(), contract::Mode::Full, touched);
 }

@@ -25,6 +25,11 @@ TEST_CASE("replay: the method the rule judged, the headers sent, a secret from t
             .starts_with("curl -sS -i -X OPTIONS -H 'Authorization: '\"$TOKEN\" "));
   // A literal '$' in a --header value is not expanded by the shell.
   CHECK(replay_command("GET", url, {{"X-Price", "$5", ""}}).find("-H 'X-Price: $5'") != std::string::npos);
+  // A side's own headers go too, in place of a --header of the same name.
+  CHECK(replay_command("GET", url, {{"Accept-Encoding", "gzip", ""}, {"Authorization", "", "TOKEN"}},
+                       {{"accept-encoding", "br"}, {"Host", "h:81"}}) ==
+        "curl -sS -i -H 'Authorization: '\"$TOKEN\" -H 'accept-encoding: br' -H 'Host: h:81' -H 'User-Agent: "
+        "entimg-contract (cpp-httplib)' http://x/edw/api/entities-images/");
 }
 
 TEST_CASE("messages split into expected and got", "[report]") {

@@ -46,6 +46,8 @@ std::vector<Variant> page_variants();    ///< status, body, schemas, cross-field
 std::vector<Variant> link_variants();    ///< next, previous, origins
 std::vector<Variant> walk_variants();    ///< ordering, the walk
 std::vector<Variant> header_variants();  ///< headers, HEAD, OPTIONS, parameter probes
+std::vector<Variant> side_variants();  ///< filters, negotiation, compression, proxy, Host (side_variants.cpp)
 std::vector<Variant> tolerated_variants();
+std::vector<Variant> side_tolerated_variants();  ///< a proxy, a cache, HTTP/2 names, odd stored names, …
 
 }  // namespace entimg::broken::detail

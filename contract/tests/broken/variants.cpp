@@ -87,8 +87,9 @@ mock::HttpResponse Call::answer_with(const common::QueryParams& query) const {
 const std::vector<Variant>& all_variants() {
   static const std::vector<Variant> variants = [] {
     std::vector<Variant> all;
-    for (auto group : {detail::page_variants, detail::link_variants, detail::walk_variants,
-                       detail::header_variants, detail::tolerated_variants})
+    for (auto group :
+         {detail::page_variants, detail::link_variants, detail::walk_variants, detail::header_variants,
+          detail::side_variants, detail::tolerated_variants, detail::side_tolerated_variants})
       for (Variant& v : group())
         all.push_back(std::move(v));
     return all;
@@ -113,7 +114,7 @@ mock::HttpResponse BrokenService::handle(const mock::HttpRequest& request) const
     std::lock_guard lock(mutex_);
     nth = ++seen_[request.method + " " + request.target];
   }
-  const Call call{request, query_of(request), nth, correct_};
+  const Call call{request, query_of(request), nth, correct_, cache_};
   try {
     return variant_.respond(call);
   } catch (const std::exception& e) {

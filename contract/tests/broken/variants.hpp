@@ -14,6 +14,7 @@
 #include "entimg/common/url.hpp"
 #include "entimg/mock/dataset.hpp"
 #include "entimg/mock/service.hpp"
+#include "shared_cache.hpp"
 
 namespace entimg::broken {
 
@@ -27,6 +28,7 @@ struct Call {
   common::QueryParams params;  ///< the request's query, decoded
   std::uint64_t nth = 1;       ///< 1 the first time this method and target came, 2 the second time, …
   const CorrectAnswer& correct;
+  SharedCache& cache;  ///< the deployment's own, for a variant that puts a cache in front of it
 
   /// What the correct deployment answers to this request.
   mock::HttpResponse answer() const { return correct(request); }
@@ -47,6 +49,9 @@ struct Variant {
   std::string_view summary;             ///< what the server does wrong (or differently)
   std::string_view why;                 ///< why `fails` holds more than `rule`, when it does
   std::function<mock::HttpResponse(const Call&)> respond;
+  /// Header names on the wire in lower case, those the transport writes (Content-Length, …) too where the
+  /// server lets a variant say so (the mutation harness's does; the mock's server writes its own).
+  bool lower_case_names = false;
 };
 
 /// Every variant, broken ones first.
@@ -64,6 +69,7 @@ class BrokenService {
   mock::Service service_;
   CorrectAnswer correct_;
   const Variant& variant_;
+  mutable SharedCache cache_;
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::uint64_t> seen_;  ///< "METHOD target" -> times requested
 };

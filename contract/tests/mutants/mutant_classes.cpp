@@ -3,11 +3,26 @@
 // equivalent to a correct answer, so a survivor is a gap in the suite.
 #include <algorithm>
 
-#include "broken/answer_edit.hpp"
+#include "class_support.hpp"
 #include "entimg/mock/behaviour.hpp"
-#include "positions.hpp"
 
 namespace entimg::mutants {
+namespace detail {
+
+Mutant make(std::string klass, const std::string& what, const Position& where, Mutate mutate,
+            std::optional<Visibility> only) {
+  return {std::move(klass), what + " " + where.name, only.value_or(where.visibility),
+          where.matches,    std::move(mutate),       {}};
+}
+
+Mutate on_page(std::function<void(const Call&, broken::Json&)> edit) {
+  return [edit = std::move(edit)](const Call& c, mock::HttpResponse& r, Wire&) {
+    broken::edit_page(r, [&](broken::Json& p) { edit(c, p); });
+  };
+}
+
+}  // namespace detail
+
 namespace {
 
 using broken::edit_link;
@@ -19,34 +34,19 @@ using broken::page_of;
 using broken::remove_param;
 using broken::set_header;
 using broken::set_param;
+using detail::make;
+using detail::Maker;
+using detail::Mutate;
+using detail::on_page;
+using detail::one_of;
 using detail::Position;
 using mock::HttpResponse;
-using Mutate = std::function<void(const Call&, HttpResponse&, Wire&)>;
-using Maker = std::function<Mutant(const World&, common::Pcg32&)>;
-
-Mutant make(std::string klass, const std::string& what, const Position& where, Mutate mutate,
-            std::optional<Visibility> only = std::nullopt) {
-  return {std::move(klass), what + " " + where.name, only.value_or(where.visibility), where.matches,
-          std::move(mutate)};
-}
-
-// A page edit as a mutation: applies to 200 JSON pages only.
-Mutate on_page(std::function<void(const Call&, Json&)> edit) {
-  return [edit = std::move(edit)](const Call& c, HttpResponse& r, Wire&) {
-    edit_page(r, [&](Json& p) { edit(c, p); });
-  };
-}
 
 std::int64_t plus_or_minus_one(common::Pcg32& rng) {
   return rng.chance(50) ? 1 : -1;
 }
 std::string signed_text(std::int64_t d) {
   return d > 0 ? "+" + std::to_string(d) : std::to_string(d);
-}
-
-template <typename T>
-const T& one_of(common::Pcg32& rng, const std::vector<T>& items) {
-  return items[rng.below(static_cast<std::uint32_t>(items.size()))];
 }
 
 // Adds d to a whole-number parameter of a link (absent counts as 0).
@@ -784,6 +784,11 @@ const std::vector<Class>& classes() {
       {"encodings", encodings()},
       {"transport", transport()},
       {"json-text", json_text()},
+      {"filters", detail::filter_class()},
+      {"proxies", detail::proxy_class()},
+      {"shared-caches", detail::shared_cache_class()},
+      {"compression", detail::compression_class()},
+      {"head-close", detail::head_close_class()},
   };
   return all;
 }

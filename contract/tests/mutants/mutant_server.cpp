@@ -70,16 +70,20 @@ std::string wire_bytes(const mock::HttpRequest& request, const mock::HttpRespons
   const bool chunk = !head && !bodiless && (wire.framing == Wire::Framing::Chunked || says_chunked(answer));
   std::string out = "HTTP/1.1 " + std::to_string(answer.status) + " " +
                     std::string(mock::reason_phrase(answer.status)) + "\r\n";
-  if (!answer.content_type.empty()) out += "Content-Type: " + answer.content_type + "\r\n";
+  const auto line = [&](std::string_view name, std::string_view value) {
+    out += wire.lower_case_names ? common::ascii_lowered(name) : std::string(name);
+    out.append(": ").append(value).append("\r\n");
+  };
+  if (!answer.content_type.empty()) line("Content-Type", answer.content_type);
   for (const auto& [name, value] : answer.headers)
-    if (!iequals_ascii(name, "Transfer-Encoding")) out += name + ": " + value + "\r\n";
+    if (!iequals_ascii(name, "Transfer-Encoding")) line(name, value);
   if (chunk) {
-    out += "Transfer-Encoding: chunked\r\n";
+    line("Transfer-Encoding", "chunked");
   } else if (!bodiless) {
     const auto length = static_cast<std::int64_t>(answer.body.size()) + wire.length_delta;
-    out += "Content-Length: " + std::to_string(std::max<std::int64_t>(length, 0)) + "\r\n";
+    line("Content-Length", std::to_string(std::max<std::int64_t>(length, 0)));
   }
-  if (wire.close_after) out += "Connection: close\r\n";
+  if (wire.close_after) line("Connection", "close");
   out += "\r\n";
   if (bodiless || (head && !wire.body_after_head)) return out;
   const std::string_view body = std::string_view(answer.body).substr(0, wire.cut_body_at);
@@ -109,7 +113,16 @@ void MutantServer::serve(broken::RawServer::Connection& connection) {
       answer = {599, "text/plain", {}, std::string("mutation failed: ") + e.what()};
     }
     if (wire.delay.count() > 0 && !connection.pause(wire.delay)) return;
-    if (!connection.send(wire_bytes(request, answer, wire))) return;
+    const std::string bytes = wire_bytes(request, answer, wire);
+    const std::size_t head_end = wire.split_after_head ? bytes.find("\r\n\r\n") : std::string::npos;
+    if (head_end == std::string::npos) {
+      if (!connection.send(bytes)) return;
+    } else {
+      // Two writes, as a server that sends the head before the body does.
+      if (!connection.send(std::string_view(bytes).substr(0, head_end + 4))) return;
+      if (wire.split_pause.count() > 0 && !connection.pause(wire.split_pause)) return;
+      if (!connection.send(std::string_view(bytes).substr(head_end + 4))) return;
+    }
     const auto close = request.header("Connection");
     if (wire.close_after || wire.cut_body_at != SIZE_MAX || (close && iequals_ascii(*close, "close"))) return;
   } while (connection.next_request());

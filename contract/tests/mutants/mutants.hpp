@@ -45,11 +45,14 @@ struct Call {
 struct Wire {
   enum class Framing { Length, Chunked };
   Framing framing = Framing::Length;
-  std::int64_t length_delta = 0;       ///< Content-Length announced off by this many bytes
-  std::string first_chunk_size;        ///< when set, the first chunk's size line as sent
-  bool drop_last_chunk = false;        ///< a chunked body without its terminating 0-size chunk
-  bool body_after_head = false;        ///< HEAD's answer followed by the body
+  std::int64_t length_delta = 0;  ///< Content-Length announced off by this many bytes
+  std::string first_chunk_size;   ///< when set, the first chunk's size line as sent
+  bool drop_last_chunk = false;   ///< a chunked body without its terminating 0-size chunk
+  bool body_after_head = false;   ///< HEAD's answer followed by the body
+  bool split_after_head = false;  ///< the head in one write, the body in a second (gunicorn's sync worker)
+  std::chrono::milliseconds split_pause{0};  ///< between the two writes
   bool close_after = false;            ///< Connection: close, and the connection closed after the answer
+  bool lower_case_names = false;       ///< every header name in lower case, the transport's own too
   std::size_t cut_body_at = SIZE_MAX;  ///< the connection closed after this many body bytes
   std::chrono::milliseconds delay{0};  ///< wait before answering
 };
@@ -70,6 +73,8 @@ struct Mutant {
   std::function<bool(const Call&)> applies;
   /// Changes the correct answer (and its framing) for that request.
   std::function<void(const Call&, mock::HttpResponse&, Wire&)> mutate;
+  /// Forgets what a stateful mutant (a cache) kept: called before each run against it; may be empty.
+  std::function<void()> reset;
 };
 
 /// What the generators need to know of the collection under test.

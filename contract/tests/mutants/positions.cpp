@@ -85,6 +85,52 @@ Position options_requests() {
   return {"on OPTIONS", Visibility::Quick, [](const Call& c) { return c.request.method == "OPTIONS"; }};
 }
 
+bool is_nested(const Call& c) {
+  const std::string_view path = broken::path_of(c.request);
+  constexpr std::string_view kStart = "/edw/api/entities/", kEnd = "/images/";
+  return path.starts_with(kStart) && path.ends_with(kEnd) && path.size() > kStart.size() + kEnd.size() &&
+         path.substr(kStart.size(), path.size() - kStart.size() - kEnd.size()).find('/') ==
+             std::string_view::npos;
+}
+
+bool is_filtered(const Call& c) {
+  return c.request.method == "GET" && (is_nested(c) || common::last_value(c.params, "entity") != nullptr);
+}
+
+bool is_proxied(const Call& c) {
+  return c.request.header("X-Forwarded-Proto") || c.request.header("X-Forwarded-Host") ||
+         c.request.header("Forwarded");
+}
+
+Position filtered_requests() {
+  return {"on filtered pages (?entity= and the nested route)", Visibility::Quick, is_filtered};
+}
+
+Position nested_route() {
+  return {"on the nested route", Visibility::Quick,
+          [](const Call& c) { return c.request.method == "GET" && is_nested(c); }};
+}
+
+Position proxied_requests() {
+  return {"on requests with a proxy's headers", Visibility::Quick,
+          [](const Call& c) { return c.request.method == "GET" && is_proxied(c); }};
+}
+
+Position compression_asks() {
+  return {"on requests offering gzip or br", Visibility::Quick, [](const Call& c) {
+            const std::string offered = c.request.header("Accept-Encoding").value_or("");
+            return c.request.method == "GET" &&
+                   (offered.find("gzip") != std::string::npos || offered.find("br") != std::string::npos);
+          }};
+}
+
+Position other_host_requests() {
+  return {"on requests naming another Host", Visibility::Quick, [](const Call& c) {
+            return c.request.method == "GET" && c.request.header("Host").value_or(
+                                                    c.request.server_authority) != c.request.server_authority;
+          }};
+}
+
 namespace {
 
 Position pick(common::Pcg32& rng, std::vector<Position> choices, std::optional<Position> deep) {

@@ -40,6 +40,25 @@ Position nth_request(std::uint64_t n);
 Position head_requests();
 Position options_requests();
 
+// The quick plan's sides (contract/src/sides.cpp): requests told apart by their headers or route.
+/// ?entity=N, or the nested route /edw/api/entities/N/images/.
+Position filtered_requests();
+/// The nested route alone.
+Position nested_route();
+/// Requests with X-Forwarded-Proto/-Host or Forwarded.
+Position proxied_requests();
+/// Requests whose Accept-Encoding offers gzip or br.
+Position compression_asks();
+/// Requests whose Host is not the server's own address.
+Position other_host_requests();
+
+/// Whether the request asks through the nested route.
+bool is_nested(const Call& c);
+/// Whether it asks ?entity= or through the nested route.
+bool is_filtered(const Call& c);
+/// Whether it carries a proxy's forwarding headers.
+bool is_proxied(const Call& c);
+
 /// Pages that carry a next link in a correct answer, for mutations of next: the first page, the
 /// second, a deep one or every page; one of them by rng.
 Position page_with_next(const World& w, common::Pcg32& rng);

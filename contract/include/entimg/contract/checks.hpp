@@ -3,6 +3,7 @@
 // table). A check reports into a Findings: each call to fail() is one violation, and pass() counts
 // something checked that held (so a report can say "checked 3,600 records").
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,9 @@ struct Failure {
   std::string url;
   std::string pointer;  ///< JSON pointer into the body, when there is one
   std::optional<std::int64_t> record_id;
+  /// The headers the failing answer's request sent besides --header's (a side's Accept-Encoding, Host, …),
+  /// which a replay of it must send too.
+  Headers request_headers{};
 };
 
 /// Keeps what the checks found, bounded whatever the server sends: message, URL and pointer are cut
@@ -39,6 +43,9 @@ class Findings {
   /// Failures of the rule counted but not kept (past kKeptFailures).
   std::uint64_t left_out(std::string_view rule) const;
   void merge(const Findings& other);
+  /// Gives the failures found since failures().size() was `from`, and have no request headers yet, those of
+  /// their request (a side's), for reports to replay them.
+  void set_request_headers(std::size_t from, const Headers& headers);
 
  private:
   struct Tally {
@@ -74,11 +81,45 @@ struct WalkState {
   std::string last_url;                      ///< the page being judged, or the last one
   bool dead_end = false;                     ///< the page being judged is empty, yet its next is a link
   bool reached_end = false;                  ///< the last page added has next null
+  /// Why the walk cannot go on from the last page added ("a page answered with status 500"), when it did
+  /// not end there; "" when its next is a link to follow.
+  std::string stop_reason;
   /// The ids walk_no_duplicates has seen; a hash set: a misordered walk must not go quadratic.
   std::unordered_set<std::int64_t> seen_ids;
   std::uint64_t page_cap = 0;  ///< at the end: the most pages the walk could fetch (--page-cap)
   std::uint64_t byte_cap = 0;  ///< at the end: non-zero when the walk stopped at its byte cap (--byte-cap)
   std::uint64_t bytes = 0;     ///< at the end, with byte_cap: the bytes of bodies the walk read
+};
+
+/// A request of one side of the quick plan (docs/contract.md, "Sides"): what it asked besides the plain
+/// request.
+struct SideAsk {
+  std::string_view side{};  ///< "filter", "negotiation", "compression", "proxy" or "host"
+  std::string label{};      ///< what it asked, as messages say it: "Accept-Encoding: gzip", "?entity=60986"
+  Headers headers{};        ///< sent with it, each replacing --header's of the same name
+  std::string origin{};     ///< proxy, host: links' and images' origin when the headers are followed
+  std::string entity{};     ///< filter: the entity asked for
+  bool nested = false;      ///< filter: asked on /edw/api/entities/<entity>/images/ rather than with ?entity=
+  bool wants_html = false;  ///< negotiation: the browsable HTML was asked for (else JSON)
+  bool other_first = false;  ///< the other answer of the same URL (the plain one) was asked before this one
+};
+
+/// What the sides of the quick plan have seen so far, for the rules that compare answers across requests.
+struct SideState {
+  explicit SideState(const CheckContext& c) : context(c) {}
+  const CheckContext& context;
+  std::uint64_t collection_count = 0;  ///< the first page's count
+  /// filter: the ids the unfiltered first page shows for each entity asked for, in its order
+  std::map<std::string, std::vector<std::int64_t>> first_page_ids;
+  /// filter: the first page of ?entity=N by entity, which the nested route must list too
+  struct Filtered {
+    std::optional<std::uint64_t> count;
+    std::vector<std::int64_t> ids;
+    std::string url;
+  };
+  std::map<std::string, Filtered> by_query;
+  /// proxy, host: how the deployment answered each ask (its label): true followed, false ignored, and where
+  std::map<std::string, std::pair<bool, std::string>> followed;
 };
 
 /// Judges the walk rules over a walk along `next`, fed page by page (constant memory but for the seen ids).

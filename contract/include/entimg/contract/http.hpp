@@ -28,16 +28,24 @@ struct HttpExchange {
   std::string body;
   bool body_truncated = false;  ///< the body was over ClientOptions::max_body_bytes
   std::size_t bytes_after_head =
-      0;              ///< HEAD: bytes the server sent after the headers (a body it must not send)
+      0;  ///< HEAD: bytes the server sent after the headers (a body it must not send)
+  /// HEAD: TCP segments with data that came after the headers once cpp-httplib had shut the socket (it does
+  /// on Connection: close); the kernel drops them unread, so their bytes are not known.
+  std::size_t segments_after_head = 0;
   std::string error;  ///< why there is no usable answer (timeout, reset, TLS, …); empty otherwise
   int attempts = 1;   ///< 1 + retries on 429/503; 0 when nothing was sent (refused method,
                       ///< bad URL, budget or deadline used up)
   std::chrono::milliseconds elapsed{0};
+  /// What the request carried besides the client's own User-Agent and Host: the options' headers (secrets
+  /// masked) and the request's own, in the order sent. Empty for a request to another origin.
+  Headers request_headers;
 
   /// First value of a header, case-insensitive; nullopt when absent.
   std::optional<std::string> header(std::string_view name) const;
   /// How many times the header appears.
   std::size_t header_count(std::string_view name) const;
+  /// The value the request sent for a header (request_headers), case-insensitive; nullopt when none.
+  std::optional<std::string> request_header(std::string_view name) const;
 };
 
 struct ClientOptions {
@@ -69,8 +77,10 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   /// Sends GET/HEAD/OPTIONS to an absolute URL or to a path-and-query on the base origin. Redirects
-  /// are not followed (a 3xx is returned as it came). Never throws for what the server does.
-  HttpExchange request(std::string_view method, std::string_view url_or_path);
+  /// are not followed (a 3xx is returned as it came). Never throws for what the server does. `headers`
+  /// go with this request to the base origin (Host among them), each replacing the options' header of the
+  /// same name (any case): the quick plan's sides ask with them.
+  HttpExchange request(std::string_view method, std::string_view url_or_path, const Headers& headers = {});
   /// "scheme://host[:port]" of the base URL, lower-case scheme and host, default port left out.
   const std::string& origin() const;
   /// The path prefix of the base URL without a trailing slash ("" or "/prefix").

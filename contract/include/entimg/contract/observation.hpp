@@ -27,6 +27,9 @@ struct Page {
   /// A key some object of the body repeats (RFC 8259 §4: receivers differ on which value counts); the
   /// DOM keeps the last, as nlohmann, Python and JavaScript do. Empty when every key is unique.
   std::string json_repeated_key;
+  /// The content coding the body came in ("gzip", "br"), which the request accepted: exchange.body then
+  /// holds the decoded text. "" for a body that came plain.
+  std::string content_coding;
 };
 
 /// A request with its expected effective window, before it is sent.
@@ -37,7 +40,9 @@ struct PageQuery {
   std::string label;  ///< "first page", "limit=abc", … for messages
 };
 
-/// Parses the body as JSON into page.json or sets json_error; a truncated body is never parsed.
+/// Parses the body as JSON into page.json or sets json_error; a truncated body is never parsed. A body
+/// in a content coding the request accepted is decoded first (content_coding says which); one in a
+/// coding it did not accept is not JSON, and json_error says so.
 void parse_body(Page& page);
 /// page.exchange.body = text, then parse_body: a page whose body a test or tool writes.
 void set_body(Page& page, std::string text);

@@ -44,6 +44,12 @@ struct FirstPage {
 struct AgainstFirstPage {
   void (*check)(const CheckContext&, const FirstPage& first, const Page&, Findings&);
 };
+/// Judges an answer of one side of the quick plan (SideAsk) with `other`, the answer to the same URL asked
+/// the plain way (or as the other representation), before or after it; nullptr when there is none. The sides'
+/// plan (contract/src/sides.cpp) calls these.
+struct SideAnswer {
+  void (*check)(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other, Findings&);
+};
 /// Judged over a full walk: WalkChecker calls `page` on each page in order and `end` once.
 struct WalkPages {
   void (*page)(WalkState&, const Page&, Findings&) = nullptr;
@@ -51,7 +57,7 @@ struct WalkPages {
 };
 
 using RuleCheck = std::variant<EveryPage, PlannedPage, PagePair, HeadExchange, OptionsExchange,
-                               AgainstFirstPage, WalkPages>;
+                               AgainstFirstPage, SideAnswer, WalkPages>;
 
 struct Rule {
   std::string_view name;  ///< snake_case, e.g. "next_link_offset"; what --only/--skip take
@@ -84,7 +90,10 @@ const Shape& rule_check(std::string_view name) {
 }
 
 /// Every EveryPage rule on the page, in report order: what the runner does with each page it fetches.
-void check_page(const CheckContext& context, const Page& page, Findings& findings);
+/// `left_out` names a rule whose judgement of this page belongs to another (the sides' origin rules judge
+/// the origins of the answers they asked with proxy or Host headers).
+void check_page(const CheckContext& context, const Page& page, Findings& findings,
+                std::string_view left_out = {});
 /// Every AgainstFirstPage rule on a page after the first: what the quick plan and WalkChecker do.
 void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
                          Findings& findings);

@@ -34,8 +34,11 @@ struct Progress {
 struct RunOptions {
   Mode mode = Mode::Quick;
   std::optional<std::string> public_url;  ///< the origin links and images must carry, when not the base URL's
-  std::uint64_t walk_limit = 0;           ///< full: the limit of each walk page; 0 sends none (DRF's 12)
-  std::uint64_t page_cap = 0;  ///< full: the most pages to walk; 0 = count/limit + 2, at most kMaxWalkPages
+  /// --alt-host: a second host name of the deployment ("host[:port]"), asked as Host and X-Forwarded-Host;
+  /// empty: the base host with its port written the other way (docs/contract.md, "Sides")
+  std::string alt_host;
+  std::uint64_t walk_limit = 0;  ///< full: the limit of each walk page; 0 sends none (DRF's 12)
+  std::uint64_t page_cap = 0;    ///< full: the most pages to walk; 0 = count/limit + 2, at most kMaxWalkPages
   std::uint64_t byte_cap = kWalkByteCap;  ///< full: the walk stops once its page bodies reach this many bytes
   std::uint64_t seed = 0;
   std::string order_key = "id";
