@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "entimg/common/url.hpp"
+#include "fault_statuses.hpp"
 
 namespace entimg::mock::detail {
 
@@ -58,9 +59,9 @@ std::string apply_faults(const nlohmann::json& body, FaultOptions& f) {
       (key == "fail_rate" ? f.fail_rate : f.drop_rate) = *p;
     } else if (key == "fail_status") {
       const auto n = whole(599);
-      if (!n || (*n != 500 && *n != 502 && *n != 503 && *n != 429))
-        return "'fail_status' must be 500, 502, 503 or 429";
-      f.fail_status = static_cast<int>(*n);
+      const FaultStatus* row = n ? find_fault_status(static_cast<int>(*n)) : nullptr;
+      if (!row) return "'fail_status' must be " + fault_status_choices();
+      f.fail_status = row->status;
     } else if (key == "slow_body_bps") {
       const auto n = whole(1'000'000'000);
       if (!n) return "'slow_body_bps' must be bytes a second from 0 to 1000000000";

@@ -10,6 +10,7 @@
 
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/prng.hpp"
+#include "fault_statuses.hpp"
 
 namespace entimg::mock {
 
@@ -86,11 +87,11 @@ Plan FaultPlanner::plan(const HttpRequest& request) {
   if (const auto v = request.header("X-Mock-Fail")) {
     if (*v == "none" || *v == "0") {
       p.fail_status.reset();
-    } else if (*v == "500" || *v == "502" || *v == "503" || *v == "429") {
-      p.fail_status = std::stoi(*v);
+    } else if (const detail::FaultStatus* row = detail::find_fault_status(*v)) {
+      p.fail_status = row->status;
       p.drop = false;
     } else {
-      return refuse("X-Mock-Fail: expected 500, 502, 503, 429 or none, got '" + *v + "'");
+      return refuse("X-Mock-Fail: expected " + detail::fault_status_choices("none") + ", got '" + *v + "'");
     }
   }
   if (const auto v = request.header("X-Mock-Drop")) {
@@ -106,38 +107,45 @@ Plan FaultPlanner::plan(const HttpRequest& request) {
   return p;
 }
 
+namespace {
+
+std::string nginx_error_page(std::string_view title) {
+  const std::string t(title);
+  return "<html>\r\n<head><title>" + t + "</title></head>\r\n<body>\r\n<center><h1>" + t +
+         "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+}
+
+}  // namespace
+
 HttpResponse failure_response(int status) {
   HttpResponse r;
   r.status = status;
   r.content_type = "text/html";
-  // What sits in front of or inside a Django deployment sends these: Django's own 500 page (DEBUG off),
-  // nginx's pages for an upstream that is down or overloaded, DRF's throttling answer.
-  const auto nginx = [](const std::string& title) {
-    return "<html>\r\n<head><title>" + title + "</title></head>\r\n<body>\r\n<center><h1>" + title +
-           "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
-  };
-  switch (status) {
-    case 500:
+  if (status == 413) {  // nginx's client_max_body_size
+    r.body = nginx_error_page("413 Request Entity Too Large");
+    r.headers.emplace_back("Connection", "close");
+    return r;
+  }
+  // What sits in front of or inside a Django deployment sends these (detail::kFaultStatuses); a status
+  // the table does not name gets the 429 row's answer under its own status, as mock_failure() may ask.
+  const detail::FaultStatus* found = detail::find_fault_status(status);
+  const detail::FaultStatus& row = found != nullptr ? *found : *detail::find_fault_status(429);
+  if (row.retry_after) r.headers.emplace_back("Retry-After", "1");
+  switch (row.page) {
+    case detail::FaultPage::django:
       r.body =
           "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Server Error "
           "(500)</title>\n</head>\n<body>\n"
           "  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n";
       break;
-    case 502:
-      r.body = nginx("502 Bad Gateway");
+    case detail::FaultPage::nginx:
+      r.body = nginx_error_page(row.reason);
       break;
-    case 413:  // nginx's client_max_body_size
-      r.body = nginx("413 Request Entity Too Large");
-      r.headers.emplace_back("Connection", "close");
-      break;
-    case 503:
-      r.body = nginx("503 Service Temporarily Unavailable");
-      r.headers.emplace_back("Retry-After", "1");
-      break;
-    default:  // 429
+    case detail::FaultPage::drf:
       r.content_type = "application/json";
-      r.body = R"({"detail":"Request was throttled. Expected available in 1 second."})";
-      r.headers = {{"Retry-After", "1"}, {"Vary", "Accept"}, {"Allow", "GET, POST, HEAD, OPTIONS"}};
+      r.body = R"({"detail":")" + std::string(row.reason) + R"("})";
+      r.headers.emplace_back("Vary", "Accept");
+      r.headers.emplace_back("Allow", "GET, POST, HEAD, OPTIONS");
       break;
   }
   return r;

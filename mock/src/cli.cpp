@@ -13,6 +13,7 @@
 
 #include "entimg/common/cli.hpp"
 #include "entimg/common/version.hpp"
+#include "fault_statuses.hpp"
 
 namespace entimg::mock {
 namespace {
@@ -249,13 +250,15 @@ void declare_faults(CLI::App& app, FaultOptions& faults) {
   app.add_option("--fail-rate", faults.fail_rate, "answer this share of requests with --fail-status instead")
       ->type_name("P")
       ->check(share());
-  app.add_option("--fail-status", faults.fail_status, "500, 502, 503 or 429 (503 and 429 carry Retry-After)")
+  const std::string statuses = detail::fault_status_choices();
+  app.add_option("--fail-status", faults.fail_status,
+                 statuses + " (" + detail::retry_after_statuses() + " carry Retry-After)")
       ->type_name("N")
       ->capture_default_str()
       ->check(CLI::Validator(
-          [](std::string& text) {
-            const bool known = text == "500" || text == "502" || text == "503" || text == "429";
-            return known ? std::string() : "is 500, 502, 503 or 429, got '" + text + "'";
+          [statuses](std::string& text) {
+            return detail::find_fault_status(text) ? std::string()
+                                                   : "is " + statuses + ", got '" + text + "'";
           },
           ""));
   app.add_option("--drop-rate", faults.drop_rate, "close this share of connections without answering")
