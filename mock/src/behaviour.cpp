@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "django_pages.hpp"
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/prng.hpp"
 #include "fault_statuses.hpp"
@@ -133,10 +134,7 @@ HttpResponse failure_response(int status) {
   if (row.retry_after) r.headers.emplace_back("Retry-After", "1");
   switch (row.page) {
     case detail::FaultPage::django:
-      r.body =
-          "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Server Error "
-          "(500)</title>\n</head>\n<body>\n"
-          "  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n";
+      r.body = detail::django_error_page(row.reason, "");
       break;
     case detail::FaultPage::nginx:
       r.body = nginx_error_page(row.reason);
