@@ -8,6 +8,7 @@ set(ENTIMG_MOCK_CORE_SOURCES
   src/behaviour.cpp
   src/browsable.cpp
   src/churn.cpp
+  src/fault_knobs.cpp
   src/fault_statuses.cpp
   src/file_dataset.cpp
   src/filer_names.cpp

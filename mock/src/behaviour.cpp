@@ -11,6 +11,7 @@
 #include "django_pages.hpp"
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/prng.hpp"
+#include "fault_knobs.hpp"
 #include "fault_statuses.hpp"
 
 namespace entimg::mock {
@@ -100,9 +101,10 @@ Plan FaultPlanner::plan(const HttpRequest& request) {
     p.drop = *v == "1";
   }
   if (const auto v = request.header("X-Mock-Slow-Body")) {
-    const auto bps = common::digits(*v, 1'000'000'000);
+    const auto bps = common::digits(*v, detail::kMaxBytesPerSecond);
     if (!bps)
-      return refuse("X-Mock-Slow-Body: expected bytes a second from 0 to 1000000000, got '" + *v + "'");
+      return refuse("X-Mock-Slow-Body: expected bytes a second from 0 to " +
+                    std::to_string(detail::kMaxBytesPerSecond) + ", got '" + *v + "'");
     p.slow_body_bps = *bps;
   }
   return p;
