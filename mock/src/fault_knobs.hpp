@@ -8,7 +8,7 @@
 #include <string_view>
 #include <variant>
 
-#include "entimg/mock/behaviour.hpp"
+#include "entimg/mock/faults.hpp"
 
 namespace entimg::mock::detail {
 
