@@ -117,6 +117,29 @@ class JsonConfig : public CLI::Config {
   const CLI::App& app_;
 };
 
+// --churn INSERTS:DELETES: a live collection.
+CLI::Option* add_churn(CLI::App& app, Options& o) {
+  return app
+      .add_option_function<std::string>(
+          "--churn",
+          [&o](const std::string& text) {
+            const std::size_t colon = text.find(':');
+            o.churn_inserts = static_cast<std::uint32_t>(*digits(text.substr(0, colon), 100000));
+            o.churn_deletes = static_cast<std::uint32_t>(*digits(text.substr(colon + 1), 100000));
+          },
+          "a live collection: this many records inserted and deleted a minute\n"
+          "(seeded by --seed; X-Mock-Time: MS replays a moment; not with --user)")
+      ->type_name("INSERTS:DELETES")
+      ->check(needs("INSERTS:DELETES a minute, each a whole number up to 100000, not both 0 (e.g. 30:10)",
+                    [](std::string& text) {
+                      const std::size_t colon = text.find(':');
+                      if (colon == std::string::npos) return false;
+                      const auto in = digits(std::string_view(text).substr(0, colon), 100000);
+                      const auto out = digits(std::string_view(text).substr(colon + 1), 100000);
+                      return in && out && (*in > 0 || *out > 0);
+                    }));
+}
+
 void declare_serving(CLI::App& app, Options& o) {
   app.add_option("--host", o.host, "address to listen on")
       ->type_name("ADDR")
@@ -142,25 +165,7 @@ void declare_serving(CLI::App& app, Options& o) {
       ->type_name("PATH")
       ->check(not_empty("a file or a snapshot directory"))
       ->excludes(records);
-  CLI::Option* churn =
-      app.add_option_function<std::string>(
-             "--churn",
-             [&o](const std::string& text) {
-               const std::size_t colon = text.find(':');
-               o.churn_inserts = static_cast<std::uint32_t>(*digits(text.substr(0, colon), 100000));
-               o.churn_deletes = static_cast<std::uint32_t>(*digits(text.substr(colon + 1), 100000));
-             },
-             "a live collection: this many records inserted and deleted a minute\n"
-             "(seeded by --seed; X-Mock-Time: MS replays a moment; not with --user)")
-          ->type_name("INSERTS:DELETES")
-          ->check(needs("INSERTS:DELETES a minute, each a whole number up to 100000, not both 0 (e.g. 30:10)",
-                        [](std::string& text) {
-                          const std::size_t colon = text.find(':');
-                          if (colon == std::string::npos) return false;
-                          const auto in = digits(std::string_view(text).substr(0, colon), 100000);
-                          const auto out = digits(std::string_view(text).substr(colon + 1), 100000);
-                          return in && out && (*in > 0 || *out > 0);
-                        }));
+  CLI::Option* churn = add_churn(app, o);
   app.add_option("--threads", o.threads,
                  "worker threads that compute answers; 0 is one per core plus two\n"
                  "(idle connections, slow clients and delays hold none)")
