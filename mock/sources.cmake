@@ -5,12 +5,17 @@ set(ENTIMG_MOCK_CORE_SOURCES
   src/app.cpp
   src/admin.cpp
   src/basic_auth.cpp
-  src/behaviour.cpp
   src/browsable.cpp
   src/churn.cpp
+  src/cors.cpp
+  src/failure_pages.cpp
+  src/fault_knobs.cpp
+  src/fault_statuses.cpp
+  src/faults.cpp
   src/file_dataset.cpp
   src/filer_names.cpp
   src/generated_dataset.cpp
+  src/gzip.cpp
   src/http_types.cpp
   src/journal.cpp
   src/json_writer.cpp
@@ -22,8 +27,10 @@ set(ENTIMG_MOCK_CORE_SOURCES
   src/placeholder_image.cpp
   src/python_json.cpp
   src/python_number.cpp
+  src/request_log.cpp
   src/serializer.cpp
   src/service.cpp
   src/upload.cpp
+  src/vary.cpp
   src/view_response.cpp
 )

@@ -1,10 +1,16 @@
 #include "admin.hpp"
 
 #include <cmath>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "entimg/common/url.hpp"
+#include "fault_knobs.hpp"
+#include "fault_statuses.hpp"
 
 namespace entimg::mock::detail {
 
@@ -24,51 +30,75 @@ HttpResponse problem(int status, const std::string& detail, std::string allow = 
 }
 
 nlohmann::json faults_json(const FaultOptions& f) {
-  return {{"latency_ms", f.latency_ms},    {"jitter_ms", f.jitter_ms}, {"fail_rate", f.fail_rate},
-          {"fail_status", f.fail_status},  {"drop_rate", f.drop_rate}, {"slow_body_bps", f.slow_body_bps},
-          {"max_delay_ms", f.max_delay_ms}};
+  nlohmann::json out = nlohmann::json::object();
+  for (const FaultKnob& knob : kFaultKnobs)
+    for (const KnobKey& key : knob.keys)
+      if (!key.name.empty())
+        std::visit([&](auto member) { out[std::string(key.name)] = f.*member; }, key.field);
+  return out;
+}
+
+std::optional<std::uint64_t> whole_of(const nlohmann::json& value, std::uint64_t max) {
+  if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<std::int64_t>() >= 0))
+    return std::nullopt;
+  const auto n = value.get<std::uint64_t>();
+  return n <= max ? std::optional(n) : std::nullopt;
+}
+
+std::optional<double> share_of(const nlohmann::json& value) {
+  if (!value.is_number()) return std::nullopt;
+  const double p = value.get<double>();
+  return std::isfinite(p) && p >= 0 && p <= 1 ? std::optional(p) : std::nullopt;
+}
+
+// Sets the field of `key` to `value` when the knob's kind takes it; otherwise says what it takes.
+std::string set_fault(const FaultKnob& knob, const KnobKey& key, const nlohmann::json& value,
+                      FaultOptions& f) {
+  const std::string name = "'" + std::string(key.name) + "'";
+  std::optional<std::uint64_t> whole;
+  std::optional<double> share;
+  switch (knob.kind) {
+    case KnobKind::latency:
+      if (!(whole = whole_of(value, f.max_delay_ms)))
+        return name + " must be whole " + std::string(knob.unit) + " from 0 to --max-delay (" +
+               std::to_string(f.max_delay_ms) + ")";
+      break;
+    case KnobKind::whole:  // 0 is the value at the start: the knob off
+      if (!(whole = whole_of(value, knob.high))) return name + " must be " + knob_range(knob, 0);
+      break;
+    case KnobKind::share:
+      if (!(share = share_of(value))) return name + " must be a number from 0 to 1";
+      break;
+    case KnobKind::status:
+      whole = whole_of(value, 599);
+      if (!whole || !find_fault_status(static_cast<int>(*whole)))
+        return name + " must be " + fault_status_choices();
+      break;
+  }
+  std::visit(
+      [&](auto member) {
+        using Field = std::remove_reference_t<decltype(f.*member)>;
+        f.*member = share ? static_cast<Field>(*share) : static_cast<Field>(*whole);
+      },
+      key.field);
+  return "";
+}
+
+// The knob and key PUT /__mock/faults names `name`, or null.
+std::pair<const FaultKnob*, const KnobKey*> put_key(std::string_view name) {
+  for (const FaultKnob& knob : kFaultKnobs)
+    for (const KnobKey& key : knob.keys)
+      if (knob.in_put && !key.name.empty() && key.name == name) return {&knob, &key};
+  return {nullptr, nullptr};
 }
 
 // PUT /__mock/faults: the keys given replace the options in force; the others stay.
 std::string apply_faults(const nlohmann::json& body, FaultOptions& f) {
   if (!body.is_object()) return "the body must be a JSON object of fault options";
   for (const auto& item : body.items()) {
-    const std::string& key = item.key();  // not a structured binding: clang 14 (em++) cannot capture one
-    const nlohmann::json& value = item.value();
-    const auto whole = [&](std::uint64_t max) -> std::optional<std::uint64_t> {
-      if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<std::int64_t>() >= 0))
-        return {};
-      const auto n = value.get<std::uint64_t>();
-      return n <= max ? std::optional(n) : std::nullopt;
-    };
-    const auto share = [&]() -> std::optional<double> {
-      if (!value.is_number()) return {};
-      const double p = value.get<double>();
-      return std::isfinite(p) && p >= 0 && p <= 1 ? std::optional(p) : std::nullopt;
-    };
-    if (key == "latency_ms" || key == "jitter_ms") {
-      const auto n = whole(f.max_delay_ms);
-      if (!n)
-        return "'" + key + "' must be whole milliseconds from 0 to --max-delay (" +
-               std::to_string(f.max_delay_ms) + ")";
-      (key == "latency_ms" ? f.latency_ms : f.jitter_ms) = static_cast<std::uint32_t>(*n);
-    } else if (key == "fail_rate" || key == "drop_rate") {
-      const auto p = share();
-      if (!p) return "'" + key + "' must be a number from 0 to 1";
-      (key == "fail_rate" ? f.fail_rate : f.drop_rate) = *p;
-    } else if (key == "fail_status") {
-      const auto n = whole(599);
-      if (!n || (*n != 500 && *n != 502 && *n != 503 && *n != 429))
-        return "'fail_status' must be 500, 502, 503 or 429";
-      f.fail_status = static_cast<int>(*n);
-    } else if (key == "slow_body_bps") {
-      const auto n = whole(1'000'000'000);
-      if (!n) return "'slow_body_bps' must be bytes a second from 0 to 1000000000";
-      f.slow_body_bps = *n;
-    } else {
-      return "unknown fault option '" + key +
-             "' (options: latency_ms, jitter_ms, fail_rate, fail_status, drop_rate, slow_body_bps)";
-    }
+    const auto [knob, key] = put_key(item.key());
+    if (!knob) return "unknown fault option '" + item.key() + "' (options: " + put_keys() + ")";
+    if (std::string error = set_fault(*knob, *key, item.value(), f); !error.empty()) return error;
   }
   if (std::uint64_t{f.latency_ms} + f.jitter_ms > f.max_delay_ms)
     return "latency_ms + jitter_ms is above --max-delay (" + std::to_string(f.max_delay_ms) + " ms)";

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string_view>
 
-#include "entimg/mock/behaviour.hpp"
+#include "entimg/mock/faults.hpp"
 #include "entimg/mock/http_types.hpp"
 #include "journal.hpp"
 

@@ -7,12 +7,15 @@
 #include <limits>
 #include <memory>
 #include <tuple>
+#include <variant>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "entimg/common/cli.hpp"
 #include "entimg/common/version.hpp"
+#include "fault_knobs.hpp"
+#include "fault_statuses.hpp"
 
 namespace entimg::mock {
 namespace {
@@ -39,9 +42,9 @@ CLI::Validator not_empty(const std::string& what) {
 // "MS" or "MS:JITTER", each up to ten minutes.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> latency_of(std::string_view text) {
   const std::size_t colon = text.find(':');
-  const auto ms = digits(text.substr(0, colon), 3'600'000);
+  const auto ms = digits(text.substr(0, colon), detail::kMaxDelayMs);
   const auto jitter = colon == std::string_view::npos ? std::optional<std::uint64_t>(0)
-                                                      : digits(text.substr(colon + 1), 3'600'000);
+                                                      : digits(text.substr(colon + 1), detail::kMaxDelayMs);
   if (!ms || !jitter) return std::nullopt;
   return std::pair{static_cast<std::uint32_t>(*ms), static_cast<std::uint32_t>(*jitter)};
 }
@@ -114,6 +117,29 @@ class JsonConfig : public CLI::Config {
   const CLI::App& app_;
 };
 
+// --churn INSERTS:DELETES: a live collection.
+CLI::Option* add_churn(CLI::App& app, Options& o) {
+  return app
+      .add_option_function<std::string>(
+          "--churn",
+          [&o](const std::string& text) {
+            const std::size_t colon = text.find(':');
+            o.churn_inserts = static_cast<std::uint32_t>(*digits(text.substr(0, colon), 100000));
+            o.churn_deletes = static_cast<std::uint32_t>(*digits(text.substr(colon + 1), 100000));
+          },
+          "a live collection: this many records inserted and deleted a minute\n"
+          "(seeded by --seed; X-Mock-Time: MS replays a moment; not with --user)")
+      ->type_name("INSERTS:DELETES")
+      ->check(needs("INSERTS:DELETES a minute, each a whole number up to 100000, not both 0 (e.g. 30:10)",
+                    [](std::string& text) {
+                      const std::size_t colon = text.find(':');
+                      if (colon == std::string::npos) return false;
+                      const auto in = digits(std::string_view(text).substr(0, colon), 100000);
+                      const auto out = digits(std::string_view(text).substr(colon + 1), 100000);
+                      return in && out && (*in > 0 || *out > 0);
+                    }));
+}
+
 void declare_serving(CLI::App& app, Options& o) {
   app.add_option("--host", o.host, "address to listen on")
       ->type_name("ADDR")
@@ -139,25 +165,7 @@ void declare_serving(CLI::App& app, Options& o) {
       ->type_name("PATH")
       ->check(not_empty("a file or a snapshot directory"))
       ->excludes(records);
-  CLI::Option* churn =
-      app.add_option_function<std::string>(
-             "--churn",
-             [&o](const std::string& text) {
-               const std::size_t colon = text.find(':');
-               o.churn_inserts = static_cast<std::uint32_t>(*digits(text.substr(0, colon), 100000));
-               o.churn_deletes = static_cast<std::uint32_t>(*digits(text.substr(colon + 1), 100000));
-             },
-             "a live collection: this many records inserted and deleted a minute\n"
-             "(seeded by --seed; X-Mock-Time: MS replays a moment; not with --user)")
-          ->type_name("INSERTS:DELETES")
-          ->check(needs("INSERTS:DELETES a minute, each a whole number up to 100000, not both 0 (e.g. 30:10)",
-                        [](std::string& text) {
-                          const std::size_t colon = text.find(':');
-                          if (colon == std::string::npos) return false;
-                          const auto in = digits(std::string_view(text).substr(0, colon), 100000);
-                          const auto out = digits(std::string_view(text).substr(colon + 1), 100000);
-                          return in && out && (*in > 0 || *out > 0);
-                        }));
+  CLI::Option* churn = add_churn(app, o);
   app.add_option("--threads", o.threads,
                  "worker threads that compute answers; 0 is one per core plus two\n"
                  "(idle connections, slow clients and delays hold none)")
@@ -230,40 +238,46 @@ void declare_limits(CLI::App& app, ConnectionLimits& l, std::size_t& memo_bytes)
        0, std::uint64_t{1} << 32);
 }
 
-void declare_faults(CLI::App& app, FaultOptions& faults) {
-  app.add_option_function<std::string>(
-         "--latency",
-         [&faults](const std::string& text) {
-           std::tie(faults.latency_ms, faults.jitter_ms) = *latency_of(text);
-         },
-         "delay every answer MS milliseconds, plus 0..JITTER")
-      ->type_name("MS[:JITTER]")
-      ->check(needs("MS or MS:JITTER, milliseconds up to 3600000",
-                    [](std::string& text) { return latency_of(text).has_value(); }));
-  app.add_option("--max-delay", faults.max_delay_ms,
-                 "the longest delay a request may ask for with X-Mock-Latency (longer:\n"
-                 "400); --latency MS+JITTER may not exceed it either")
-      ->type_name("MS")
-      ->capture_default_str()
-      ->transform(whole_number(0, 3'600'000, "milliseconds from 0 to 3600000"));
-  app.add_option("--fail-rate", faults.fail_rate, "answer this share of requests with --fail-status instead")
-      ->type_name("P")
-      ->check(share());
-  app.add_option("--fail-status", faults.fail_status, "500, 502, 503 or 429 (503 and 429 carry Retry-After)")
-      ->type_name("N")
-      ->capture_default_str()
-      ->check(CLI::Validator(
-          [](std::string& text) {
-            const bool known = text == "500" || text == "502" || text == "503" || text == "429";
-            return known ? std::string() : "is 500, 502, 503 or 429, got '" + text + "'";
+// --latency MS[:JITTER]: two fields from one value.
+CLI::Option* add_latency(CLI::App& app, const detail::FaultKnob& knob, FaultOptions& faults) {
+  return app
+      .add_option_function<std::string>(
+          std::string(knob.flag),
+          [&faults](const std::string& text) {
+            std::tie(faults.latency_ms, faults.jitter_ms) = *latency_of(text);
           },
-          ""));
-  app.add_option("--drop-rate", faults.drop_rate, "close this share of connections without answering")
-      ->type_name("P")
-      ->check(share());
-  app.add_option("--slow-body", faults.slow_body_bps, "send bodies at this rate")
-      ->type_name("BYTES_PER_S")
-      ->transform(whole_number(1, 1'000'000'000, "bytes a second from 1 to 1000000000"));
+          std::string(knob.help))
+      ->check(needs("MS or MS:JITTER, " + std::string(knob.unit) + " up to " + std::to_string(knob.high),
+                    [](std::string& text) { return latency_of(text).has_value(); }));
+}
+
+CLI::Validator fail_status_check() {
+  return CLI::Validator(
+      [statuses = detail::fault_status_choices()](std::string& text) {
+        return detail::find_fault_status(text) ? std::string() : "is " + statuses + ", got '" + text + "'";
+      },
+      "");
+}
+
+// Each fault knob as detail::kFaultKnobs declares it: its flag, help and range.
+void declare_faults(CLI::App& app, FaultOptions& faults) {
+  for (const detail::FaultKnob& knob : detail::kFaultKnobs) {
+    std::string help(knob.help);
+    if (knob.kind == detail::KnobKind::status)
+      help = detail::fault_status_choices() + " (" + detail::retry_after_statuses() + " carry Retry-After)";
+    CLI::Option* option =
+        knob.kind == detail::KnobKind::latency
+            ? add_latency(app, knob, faults)
+            : std::visit(
+                  [&](auto member) { return app.add_option(std::string(knob.flag), faults.*member, help); },
+                  knob.keys[0].field);
+    option->type_name(std::string(knob.type_name));
+    if (knob.shows_default) option->capture_default_str();
+    if (knob.kind == detail::KnobKind::whole)
+      option->transform(whole_number(knob.low, knob.high, detail::knob_range(knob, knob.low)));
+    if (knob.kind == detail::KnobKind::share) option->check(share());
+    if (knob.kind == detail::KnobKind::status) option->check(fail_status_check());
+  }
 }
 
 void declare_browsers_and_logs(CLI::App& app, Options& o) {

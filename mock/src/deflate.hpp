@@ -1,6 +1,6 @@
 #pragma once
 // zlib's roles in the mock's answers: the placeholder PNG's zlib stream and CRC-32, and --gzip's gzip
-// member (gzip_compress, declared in behaviour.hpp). Natively zlib does them (deflate_zlib.cpp); the
+// member (gzip_compress, declared in gzip.hpp). Natively zlib does them (deflate_zlib.cpp); the
 // WebAssembly build, which has no zlib, hands them to pako, zlib's JavaScript port, whose bytes are
 // zlib's (mock/wasm/deflate_js.cpp; the differential test holds them equal: docs/npm.md).
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include <zlib.h>
 
 #include "deflate.hpp"
-#include "entimg/mock/behaviour.hpp"
+#include "entimg/mock/gzip.hpp"
 
 namespace entimg::mock {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Django's own HTML error pages (django.views.defaults.ERROR_PAGE_TEMPLATE, DEBUG off, no templates of
-// the project's): what the service answers outside DRF's views.
+// the project's): what the service answers outside DRF's views, and the 500 a failing deployment sends.
 #include <string>
 #include <string_view>
 

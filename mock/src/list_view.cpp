@@ -10,7 +10,7 @@
 
 #include "basic_auth.hpp"
 #include "browsable.hpp"
-#include "entimg/mock/behaviour.hpp"
+#include "entimg/mock/failure_pages.hpp"
 #include "json_writer.hpp"
 #include "negotiation.hpp"
 #include "pagination.hpp"

@@ -10,7 +10,7 @@
 
 #include "django_pages.hpp"
 #include "entimg/common/ascii.hpp"
-#include "entimg/mock/behaviour.hpp"
+#include "entimg/mock/failure_pages.hpp"
 #include "filer_names.hpp"
 #include "json_writer.hpp"
 #include "multipart.hpp"

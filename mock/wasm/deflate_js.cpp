@@ -8,7 +8,7 @@
 #include <emscripten/emscripten.h>
 
 #include "deflate.hpp"
-#include "entimg/mock/behaviour.hpp"
+#include "entimg/mock/gzip.hpp"
 
 namespace entimg::mock {
 namespace {
