@@ -41,6 +41,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 echo "entimg-mutants: $BIN"
 runs=()
+failed_runs=()  # a survivor or a false failure over the tolerated controls
 for ((seed = FIRST; seed < FIRST + SEEDS; seed++)); do
   upstreams=(mock)
   $DRF && upstreams+=(drf)
@@ -57,6 +58,7 @@ for ((seed = FIRST; seed < FIRST + SEEDS; seed++)); do
     "$BIN" "${args[@]}" | grep -vE '^(class|[a-z-]+ +[0-9]+ +[0-9]+ )' 
     status=${PIPESTATUS[0]}
     ((status <= 1)) || { echo "entimg-mutants failed to run (exit $status)" >&2; exit 2; }
+    ((status == 0)) || failed_runs+=("$upstream seed $seed")
     runs+=("$out/$upstream-$seed.json")
   done
 done
@@ -85,3 +87,8 @@ for klass, t in tally.items():
 print("%-16s %7d %14d %15s %s %11s %s" % ("all", total[0], total[1], "%d/%d" % (total[2], total[1]),
                                          pct(total[2], total[1]), "%d/%d" % (total[3], total[0]), pct(total[3], total[0])))
 PY
+if ((${#failed_runs[@]} == 0)); then
+  echo "runs: ${#runs[@]} of ${#runs[@]} PASS (no survivor, no false failure over the tolerated controls)"
+else
+  echo "runs: $((${#runs[@]} - ${#failed_runs[@]})) of ${#runs[@]} PASS; FAIL: ${failed_runs[*]} (their survivors and false failures are printed above)"
+fi
