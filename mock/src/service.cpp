@@ -4,7 +4,6 @@
 #include "placeholder_image.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 
 #include "churn.hpp"
@@ -71,7 +70,7 @@ std::optional<std::string> request_host(const HttpRequest& request) {
 
 // Django's escape_uri_path: quote(path, safe="/:@&+$,-_.!~*'()").
 std::string escape_uri_path(std::string_view path) {
-  return detail::quote(path, "/:@&+$,-_.!~*'()");
+  return common::quote(path, "/:@&+$,-_.!~*'()");
 }
 
 // Django's request.path: the decoded path, with each byte that is not part of well-formed UTF-8
@@ -79,7 +78,6 @@ std::string escape_uri_path(std::string_view path) {
 std::string repercent_broken_utf8(std::string_view path) {
   const std::string replaced = common::utf8_replace_invalid(path);
   if (replaced.size() == path.size() && replaced == path) return replaced;
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (std::size_t i = 0; i < path.size();) {
     std::size_t n = 1;
@@ -92,7 +90,7 @@ std::string repercent_broken_utf8(std::string_view path) {
       n = 0;
     }
     if (n == 0) {
-      out.append({'%', kHex[b0 >> 4], kHex[b0 & 15]});
+      common::append_percent_escape(out, b0);
       ++i;
     } else {
       out.append(path.substr(i, n));
@@ -111,11 +109,8 @@ std::string wsgi_query_as_uri(std::string_view raw) {
     if (c < 0x80) {
       out.push_back(ch);
     } else {
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      const std::array<unsigned char, 2> utf8 = {static_cast<unsigned char>(0xC0 | (c >> 6)),
-                                                 static_cast<unsigned char>(0x80 | (c & 0x3F))};
-      for (const unsigned char b : utf8)
-        out.append({'%', kHex[b >> 4], kHex[b & 15]});
+      common::append_percent_escape(out, static_cast<unsigned char>(0xC0 | (c >> 6)));
+      common::append_percent_escape(out, static_cast<unsigned char>(0x80 | (c & 0x3F)));
     }
   }
   return out;
@@ -298,7 +293,7 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
   view.path = escape_uri_path(path);
   view.request_path = repercent_broken_utf8(path);
   // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
-  view.full_path = query.empty() ? view.path : view.path + "?" + detail::quote(query, "/#%[]=:;$&()+,!?*@'~");
+  view.full_path = query.empty() ? view.path : view.path + "?" + common::quote(query, "/#%[]=:;$&()+,!?*@'~");
   view.url.origin_and_path = view.origin + view.path;
   view.url.params = common::parse_query(query);
   if (resolved.route == Route::Root) return detail::root_view(view);
