@@ -1,5 +1,7 @@
 #include "entimg/common/url.hpp"
 
+#include "entimg/common/ascii.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -148,7 +150,7 @@ UrlParts split_url(std::string_view url) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' ||
                     c == '-' || c == '.';
     if (!ok) return parts;
-    parts.scheme.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    parts.scheme.push_back(ascii_lower(static_cast<char>(c)));
   }
   std::string_view rest = url.substr(colon + 3);
   if (const std::size_t hash = rest.find('#'); hash != std::string_view::npos) rest = rest.substr(0, hash);

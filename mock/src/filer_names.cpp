@@ -40,9 +40,7 @@ std::string transliterate(char32_t c) {
   if (c == 0x407 || c == 0x457) out = "Yi";
   if (c == 0x490 || c == 0x491) out = "G";
   const bool lower = (c >= 0x430 && c <= 0x45F) || c == 0x491;
-  if (lower)
-    for (char& ch : out)
-      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  if (lower) common::ascii_lower_in_place(out);
   return out;
 }
 
@@ -73,7 +71,7 @@ std::string slugify(std::u32string_view text) {
     ascii += transliterate(c);
   std::string kept;
   for (char c : ascii) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    c = common::ascii_lower(c);
     const bool word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
     if (word || c == '-' || c == ' ' || (c >= '\t' && c <= '\r')) kept.push_back(c);
   }

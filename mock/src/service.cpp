@@ -27,9 +27,7 @@ bool is_lower_alnum(char c) {
 // Django's host_validation_re, ^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9\.:]+\])(:\d+)?$ on the lower-cased
 // host, then a non-empty domain once a trailing dot is dropped. Hand-written: it runs per request.
 bool valid_django_host(std::string_view host) {
-  std::string h(host);
-  for (char& c : h)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  const std::string h = common::ascii_lowered(host);
   std::size_t end = 0;
   std::string_view domain;
   if (!h.empty() && h[0] == '[') {
@@ -273,8 +271,7 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
 
   detail::ViewRequest view;
   view.method = request.method;  // Django's WSGIRequest upper-cases it: 'get' is served as GET
-  for (char& c : view.method)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  common::ascii_upper_in_place(view.method);
   view.accept = request.header("Accept");
   view.authorization = request.header("Authorization");
   view.content_type = request.header("Content-Type");
