@@ -1,5 +1,7 @@
 #include "entimg/common/url.hpp"
 
+#include "entimg/common/ascii.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +14,14 @@ int hex_value(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+char* write_percent_escape(char* at, unsigned char byte) noexcept {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  *at++ = '%';
+  *at++ = kHex[byte >> 4];
+  *at++ = kHex[byte & 15];
+  return at;
 }
 
 // Length of the well-formed UTF-8 sequence at s[i], or 0 with `bad` set to the length of the
@@ -140,7 +150,7 @@ UrlParts split_url(std::string_view url) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' ||
                     c == '-' || c == '.';
     if (!ok) return parts;
-    parts.scheme.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    parts.scheme.push_back(ascii_lower(static_cast<char>(c)));
   }
   std::string_view rest = url.substr(colon + 3);
   if (const std::size_t hash = rest.find('#'); hash != std::string_view::npos) rest = rest.substr(0, hash);
@@ -159,25 +169,61 @@ UrlParts split_url(std::string_view url) {
   return parts;
 }
 
-void append_quote_plus(std::string& out, std::string_view utf8) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
+void append_percent_escape(std::string& out, unsigned char byte) {
+  char escape[3];
+  write_percent_escape(escape, byte);
+  out.append(escape, 3);
+}
+
+char* write_quote(char* at, std::string_view utf8, const PercentSafe& safe) noexcept {
+  for (const char ch : utf8) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (safe[c])
+      *at++ = ch;
+    else
+      at = write_percent_escape(at, c);
+  }
+  return at;
+}
+
+void append_quote(std::string& out, std::string_view utf8, const PercentSafe& safe) {
   const std::size_t start = out.size();
   out.resize(start + 3 * utf8.size());  // written in place, then cut to what was written
+  out.resize(static_cast<std::size_t>(write_quote(out.data() + start, utf8, safe) - out.data()));
+}
+
+std::string quote(std::string_view utf8, std::string_view safe) {
+  std::string out;
+  append_quote(out, utf8, quote_safe(safe));
+  return out;
+}
+
+void append_quote_plus(std::string& out, std::string_view utf8) {
+  static constexpr PercentSafe kSafe = quote_safe("");
+  const std::size_t start = out.size();
+  out.resize(start + 3 * utf8.size());
   char* at = out.data() + start;
   for (const char ch : utf8) {
     const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-        c == '-' || c == '~') {
+    if (kSafe[c])
       *at++ = ch;
-    } else if (c == ' ') {
+    else if (c == ' ')
       *at++ = '+';
-    } else {
-      *at++ = '%';
-      *at++ = kHex[c >> 4];
-      *at++ = kHex[c & 15];
-    }
+    else
+      at = write_percent_escape(at, c);
   }
   out.resize(static_cast<std::size_t>(at - out.data()));
+}
+
+void append_request_line_safe(std::string& out, std::string_view url) {
+  out.reserve(out.size() + url.size());
+  for (const char ch : url) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c <= 0x20 || c >= 0x7f)
+      append_percent_escape(out, c);
+    else
+      out.push_back(ch);
+  }
 }
 
 }  // namespace entimg::common

@@ -8,6 +8,12 @@ TEST_CASE("ASCII case folding leaves every other byte alone", "[ascii]") {
   CHECK(ascii_lowered("Content-TYPE") == "content-type");
   CHECK(ascii_lowered("\xC3\x84Z@[") == "\xC3\x84z@[");  // 'Ä' in UTF-8, and the bytes around 'A'..'Z'
   CHECK(ascii_lower('`') == '`');
+  CHECK(ascii_upper('{') == '{');
+  std::string method = "gEt\xC3\xA4";
+  ascii_upper_in_place(method);
+  CHECK(method == "GET\xC3\xA4");  // 'ä' in UTF-8 stays
+  ascii_lower_in_place(method);
+  CHECK(method == "get\xC3\xA4");
 }
 
 TEST_CASE("case-insensitive comparison is ASCII only and length-exact", "[ascii]") {

@@ -53,3 +53,35 @@ TEST_CASE("quote_plus encodes all but unreserved characters, space as '+'", "[ur
   append_quote_plus(out, std::string_view("a b/c,d~e_f.g-h+\xD0\xAF\0", 19));
   CHECK(out == "k=a+b%2Fc%2Cd~e_f.g-h%2B%D0%AF%00");
 }
+
+TEST_CASE("quote keeps letters, digits, _.-~ and the safe bytes, else upper-case %XX", "[url]") {
+  CHECK(quote("a b/c%d+e~f_g.h-iZ9", "") == "a%20b%2Fc%25d%2Be~f_g.h-iZ9");
+  CHECK(quote("a b/c%d+e", "/") == "a%20b/c%25d%2Be");
+  CHECK(quote("/:@&+$,!*'()", "/:@&+$,!*'()") == "/:@&+$,!*'()");
+  CHECK(quote("\xD0\xAF\xFF", "") == "%D0%AF%FF");
+  CHECK(quote(std::string_view("\0\x7f", 2), "") == "%00%7F");
+  CHECK(quote("", "/").empty());
+}
+
+TEST_CASE("write_quote writes in place and returns the end, append_quote appends", "[url]") {
+  static constexpr PercentSafe kSafe = quote_safe("/~!*()'");
+  char buffer[3 * 6] = {};
+  const char* end = write_quote(buffer, "a b/\xC3\xA9", kSafe);
+  CHECK(std::string_view(buffer, static_cast<std::size_t>(end - buffer)) == "a%20b/%C3%A9");
+  std::string out = "x?";
+  append_quote(out, "(1)+[2]", kSafe);
+  CHECK(out == "x?(1)%2B%5B2%5D");
+}
+
+TEST_CASE("append_percent_escape writes one byte as upper-case %XX", "[url]") {
+  std::string out = "p";
+  append_percent_escape(out, 0xAB);
+  append_percent_escape(out, 0x0A);
+  CHECK(out == "p%AB%0A");
+}
+
+TEST_CASE("request-line encoding changes only controls, space, DEL and bytes >= 0x80", "[url]") {
+  std::string out = "GET ";
+  append_request_line_safe(out, std::string_view("/a b?q=%41+c&d=\xD0\xAF\r\n\x7f~", 21));
+  CHECK(out == "GET /a%20b?q=%41+c&d=%D0%AF%0D%0A%7F~");
+}

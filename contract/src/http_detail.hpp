@@ -15,9 +15,6 @@
 
 namespace entimg::contract::detail {
 
-/// Percent-encodes the bytes that cannot stand in a request line; everything else is kept as given.
-std::string encode_unsafe(std::string_view text);
-
 /// Where one request goes, taken apart and normalised.
 struct Target {
   bool tls = false;

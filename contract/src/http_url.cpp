@@ -7,6 +7,7 @@
 #include <openssl/x509_vfy.h>
 
 #include "entimg/common/ascii.hpp"
+#include "entimg/common/url.hpp"
 #include "http_detail.hpp"
 
 namespace entimg::contract::detail {
@@ -38,26 +39,6 @@ std::optional<int> parse_port(std::string_view text, bool tls) {
 }
 
 }  // namespace
-
-// Bytes that cannot stand in a request line are percent-encoded, so a link from the server can never
-// inject a header; everything else is sent exactly as given (cpp-httplib's own encoder would turn '+'
-// into %2B and change what the server decodes).
-std::string encode_unsafe(std::string_view text) {
-  static constexpr std::string_view hex = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte <= 0x20 || byte >= 0x7f) {
-      out += '%';
-      out += hex[byte >> 4U];
-      out += hex[byte & 0xfU];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::optional<Target> parse_url(std::string_view url) {
   const auto sep = url.find("://");
@@ -100,7 +81,10 @@ std::optional<Target> parse_url(std::string_view url) {
   target.origin = scheme + "://" + (ipv6 ? "[" + target.host + "]" : target.host);
   if (target.port != (target.tls ? 443 : 80)) target.origin += ":" + std::to_string(target.port);
   tail = tail.substr(0, tail.find('#'));
-  target.path_and_query = encode_unsafe(tail.empty() || tail.front() == '?' ? "/" + std::string(tail) : tail);
+  // Only what cannot stand in a request line is encoded, so a link from the server can never inject a
+  // header; the rest goes as given (cpp-httplib's encoder would turn '+' into %2B: a different query).
+  common::append_request_line_safe(target.path_and_query,
+                                   tail.empty() || tail.front() == '?' ? "/" + std::string(tail) : tail);
   return target;
 }
 
@@ -110,7 +94,8 @@ std::string ms_text(std::chrono::milliseconds ms) {
 
 std::string for_message(std::string_view text) {
   constexpr std::size_t kShown = 200;
-  std::string shown = encode_unsafe(text.substr(0, kShown));
+  std::string shown;
+  common::append_request_line_safe(shown, text.substr(0, kShown));
   if (text.size() > kShown) shown += "…";
   return "'" + shown + "'";
 }

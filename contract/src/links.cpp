@@ -1,8 +1,7 @@
 #include "links.hpp"
 
-#include <algorithm>
-
 #include "decimal.hpp"
+#include "entimg/common/ascii.hpp"
 #include "message_text.hpp"
 
 namespace entimg::contract::detail {
@@ -32,9 +31,7 @@ std::vector<std::string> values_of(const common::QueryParams& params, std::strin
 std::optional<std::string> normalised_origin(std::string_view url) {
   const common::UrlParts parts = common::split_url(url);
   if (!parts.ok || (parts.scheme != "http" && parts.scheme != "https")) return std::nullopt;
-  std::string authority = parts.authority;
-  std::transform(authority.begin(), authority.end(), authority.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
+  std::string authority = common::ascii_lowered(parts.authority);
   // A port is the digits after the last ':' that follows any IPv6 literal's ']'.
   const std::size_t bracket = authority.rfind(']');
   const std::size_t colon = authority.rfind(':');

@@ -5,22 +5,6 @@
 namespace entimg::contract::detail {
 namespace {
 
-void append_encoded(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                            c == '-' || c == '.' || c == '_' || c == '~';
-    if (unreserved) {
-      out.push_back(ch);
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-}
-
 // A window value as the suite understands it: plain ASCII digits, else the fallback.
 std::uint64_t digits_or(const std::string* text, std::uint64_t fallback, bool zero_allowed) {
   if (!text || text->empty() || text->size() > 19 ||
@@ -33,12 +17,13 @@ std::uint64_t digits_or(const std::string* text, std::uint64_t fallback, bool ze
 }  // namespace
 
 std::string path_with_query(std::string_view path, const common::QueryParams& params) {
+  static constexpr common::PercentSafe kUnreserved = common::quote_safe("");  // quote(text, safe='')
   std::string out(path);
   for (std::size_t i = 0; i < params.size(); ++i) {
     out.push_back(i == 0 ? '?' : '&');
-    append_encoded(out, params[i].first);
+    common::append_quote(out, params[i].first, kUnreserved);
     out.push_back('=');
-    append_encoded(out, params[i].second);
+    common::append_quote(out, params[i].second, kUnreserved);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 
 namespace entimg::mock::detail {
@@ -76,10 +77,8 @@ AuthResult basic_authenticate(const std::optional<std::string>& authorization, c
     rest.remove_prefix(end);
   }
   if (words.empty()) return {};
-  std::string scheme(words[0]);
-  for (char& c : scheme)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  if (scheme != "basic") return {};  // Bearer, Token, …: not Basic's business, the request stays anonymous
+  // The scheme without case; Bearer, Token, …: not Basic's business, the request stays anonymous.
+  if (!common::iequals_ascii(words[0], "basic")) return {};
   if (words.size() == 1) return {false, "Invalid basic header. No credentials provided."};
   if (words.size() > 2) return {false, "Invalid basic header. Credentials string should not contain spaces."};
   const auto decoded = python_b64decode(words[1]);

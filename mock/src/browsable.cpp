@@ -95,7 +95,7 @@ void trim_punctuation(std::string_view& lead, std::string_view& middle, std::str
 std::string smart_urlquote(std::string_view url) {
   constexpr std::string_view kDelims = "!$&'()*+,;=:/?#[]@~";
   const auto requote = [&](std::string_view part) {
-    return quote(common::utf8_replace_invalid(common::percent_decode(part, false)), kDelims);
+    return common::quote(common::utf8_replace_invalid(common::percent_decode(part, false)), kDelims);
   };
   std::string_view fragment, query;
   const std::size_t hash = url.find('#');

@@ -2,6 +2,7 @@
 #include "utf8.hpp"
 
 #include "entimg/common/ascii.hpp"
+#include "entimg/common/url.hpp"
 
 #include <array>
 #include <cstdint>
@@ -39,9 +40,7 @@ std::string transliterate(char32_t c) {
   if (c == 0x407 || c == 0x457) out = "Yi";
   if (c == 0x490 || c == 0x491) out = "G";
   const bool lower = (c >= 0x430 && c <= 0x45F) || c == 0x491;
-  if (lower)
-    for (char& ch : out)
-      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  if (lower) common::ascii_lower_in_place(out);
   return out;
 }
 
@@ -72,7 +71,7 @@ std::string slugify(std::u32string_view text) {
     ascii += transliterate(c);
   std::string kept;
   for (char c : ascii) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    c = common::ascii_lower(c);
     const bool word = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
     if (word || c == '-' || c == ' ' || (c >= '\t' && c <= '\r')) kept.push_back(c);
   }
@@ -155,16 +154,8 @@ std::string_view guess_mime_type(std::string_view name) {
 
 namespace {
 
-// The bytes filepath_to_uri keeps as they are.
-constexpr std::array<bool, 256> kUriKeeps = [] {
-  std::array<bool, 256> keep{};
-  for (int c = 0; c < 256; ++c)
-    keep[static_cast<std::size_t>(c)] =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  for (const char c : std::string_view("_.-~/!*()'"))
-    keep[static_cast<unsigned char>(c)] = true;
-  return keep;
-}();
+// The bytes filepath_to_uri keeps as they are: quote(path, safe="/~!*()'").
+constexpr common::PercentSafe kUriKeeps = common::quote_safe("/~!*()'");
 
 }  // namespace
 
@@ -177,18 +168,13 @@ char* write_filepath_uri(char* at, std::string_view path) {
     if (!path.empty()) std::memcpy(at, path.data(), path.size());  // an empty view's data may be null
     return at + path.size();
   }
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (const char ch : path) {
-    const auto c = static_cast<unsigned char>(ch == '\\' ? '/' : ch);
-    if (kUriKeeps[c]) {
-      *at++ = static_cast<char>(c);
-    } else {
-      *at++ = '%';
-      *at++ = kHex[c >> 4];
-      *at++ = kHex[c & 15];
-    }
+  // filepath_to_uri quotes str(path).replace("\\", "/"): each run between backslashes, then a '/'.
+  for (std::size_t slash = path.find('\\');; slash = path.find('\\')) {
+    at = common::write_quote(at, path.substr(0, slash), kUriKeeps);
+    if (slash == std::string_view::npos) return at;
+    *at++ = '/';
+    path.remove_prefix(slash + 1);
   }
-  return at;
 }
 
 void append_filepath_uri(std::string& out, std::string_view path) {

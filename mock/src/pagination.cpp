@@ -1,7 +1,6 @@
 #include "pagination.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -48,35 +47,6 @@ std::string rebuild_url(const RequestUrl& url,
     out.push_back('=');
     common::append_quote_plus(out, item.value);
   }
-  return out;
-}
-
-std::string quote(std::string_view utf8, std::string_view safe) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  static constexpr std::array<bool, 256> kUnreserved = [] {
-    std::array<bool, 256> table{};
-    for (int c = 0; c < 256; ++c)
-      table[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                           (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-' ||
-                                           c == '~';
-    return table;
-  }();
-  std::array<bool, 256> keep = kUnreserved;
-  for (const char c : safe)
-    keep[static_cast<unsigned char>(c)] = true;
-  std::string out(3 * utf8.size(), '\0');
-  char* at = out.data();
-  for (const char ch : utf8) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (keep[c]) {
-      *at++ = ch;
-    } else {
-      *at++ = '%';
-      *at++ = kHex[c >> 4];
-      *at++ = kHex[c & 15];
-    }
-  }
-  out.resize(static_cast<std::size_t>(at - out.data()));
   return out;
 }
 

@@ -57,7 +57,4 @@ std::string rebuild_url(const RequestUrl& url,
                         const std::vector<std::pair<std::string_view, std::string>>& set,
                         std::string_view drop);
 
-/// Python's urllib.parse.quote(utf8, safe): letters, digits, "_.-~" and `safe` stay, other bytes are %XX.
-std::string quote(std::string_view utf8, std::string_view safe);
-
 }  // namespace entimg::mock::detail

@@ -4,7 +4,6 @@
 #include "placeholder_image.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 
 #include "churn.hpp"
@@ -28,9 +27,7 @@ bool is_lower_alnum(char c) {
 // Django's host_validation_re, ^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9\.:]+\])(:\d+)?$ on the lower-cased
 // host, then a non-empty domain once a trailing dot is dropped. Hand-written: it runs per request.
 bool valid_django_host(std::string_view host) {
-  std::string h(host);
-  for (char& c : h)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  const std::string h = common::ascii_lowered(host);
   std::size_t end = 0;
   std::string_view domain;
   if (!h.empty() && h[0] == '[') {
@@ -71,7 +68,7 @@ std::optional<std::string> request_host(const HttpRequest& request) {
 
 // Django's escape_uri_path: quote(path, safe="/:@&+$,-_.!~*'()").
 std::string escape_uri_path(std::string_view path) {
-  return detail::quote(path, "/:@&+$,-_.!~*'()");
+  return common::quote(path, "/:@&+$,-_.!~*'()");
 }
 
 // Django's request.path: the decoded path, with each byte that is not part of well-formed UTF-8
@@ -79,7 +76,6 @@ std::string escape_uri_path(std::string_view path) {
 std::string repercent_broken_utf8(std::string_view path) {
   const std::string replaced = common::utf8_replace_invalid(path);
   if (replaced.size() == path.size() && replaced == path) return replaced;
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (std::size_t i = 0; i < path.size();) {
     std::size_t n = 1;
@@ -92,7 +88,7 @@ std::string repercent_broken_utf8(std::string_view path) {
       n = 0;
     }
     if (n == 0) {
-      out.append({'%', kHex[b0 >> 4], kHex[b0 & 15]});
+      common::append_percent_escape(out, b0);
       ++i;
     } else {
       out.append(path.substr(i, n));
@@ -111,11 +107,8 @@ std::string wsgi_query_as_uri(std::string_view raw) {
     if (c < 0x80) {
       out.push_back(ch);
     } else {
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      const std::array<unsigned char, 2> utf8 = {static_cast<unsigned char>(0xC0 | (c >> 6)),
-                                                 static_cast<unsigned char>(0x80 | (c & 0x3F))};
-      for (const unsigned char b : utf8)
-        out.append({'%', kHex[b >> 4], kHex[b & 15]});
+      common::append_percent_escape(out, static_cast<unsigned char>(0xC0 | (c >> 6)));
+      common::append_percent_escape(out, static_cast<unsigned char>(0x80 | (c & 0x3F)));
     }
   }
   return out;
@@ -278,8 +271,7 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
 
   detail::ViewRequest view;
   view.method = request.method;  // Django's WSGIRequest upper-cases it: 'get' is served as GET
-  for (char& c : view.method)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  common::ascii_upper_in_place(view.method);
   view.accept = request.header("Accept");
   view.authorization = request.header("Authorization");
   view.content_type = request.header("Content-Type");
@@ -298,7 +290,7 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
   view.path = escape_uri_path(path);
   view.request_path = repercent_broken_utf8(path);
   // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
-  view.full_path = query.empty() ? view.path : view.path + "?" + detail::quote(query, "/#%[]=:;$&()+,!?*@'~");
+  view.full_path = query.empty() ? view.path : view.path + "?" + common::quote(query, "/#%[]=:;$&()+,!?*@'~");
   view.url.origin_and_path = view.origin + view.path;
   view.url.params = common::parse_query(query);
   if (resolved.route == Route::Root) return detail::root_view(view);

@@ -21,10 +21,23 @@ constexpr char ascii_lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
+/// 'a'-'z' to 'A'-'Z'; every other byte as it is.
+constexpr char ascii_upper(char c) {
+  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
+
+/// Lowers (raises) 'A'-'Z' ('a'-'z') in place, for text the caller already owns.
+inline void ascii_lower_in_place(std::string& text) {
+  std::transform(text.begin(), text.end(), text.begin(), ascii_lower);
+}
+inline void ascii_upper_in_place(std::string& text) {
+  std::transform(text.begin(), text.end(), text.begin(), ascii_upper);
+}
+
 /// The text with 'A'-'Z' lowered.
 inline std::string ascii_lowered(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
+  ascii_lower_in_place(out);
   return out;
 }
 
