@@ -257,7 +257,11 @@ TEST_CASE("file_layout: filer's randomized layout passes, a folder/uuid mismatch
        {"media/x.jpg", "filer_public/AB/CD/x.jpg", "filer_public/ab/cd/not-a-uuid/x.jpg",
         "filer_public/ab/cd/abcd0000-0000-4000-8000-000000000000/",
         "filer_public/ab/cd/abcd0000-0000-4000-8000-000000000000/a/b.jpg",
-        "filer_public/ab/cd/ABCD0000-0000-4000-8000-000000000000/x.jpg", ""}) {
+        "filer_public/ab/cd/ABCD0000-0000-4000-8000-000000000000/x.jpg",
+        // the uuid's 36 bytes: a non-hex digit, a hyphen among the digits, a digit where a hyphen belongs
+        "filer_public/ab/cd/abcd0000-0000-4000-8000-00000000000g/x.jpg",
+        "filer_public/ab/cd/abcd0000-0000-4000-8000-0000-0000000/x.jpg",
+        "filer_public/ab/cd/abcd000000000-4000-8000-000000000000/x.jpg", ""}) {
     INFO(bad);
     Findings f;
     judge("file_layout", context(), edited_first_page(0, [&](json& r) { r["file"] = bad; }), f);
