@@ -3,7 +3,8 @@
 # in the same run; then its differential at full size (3 seeds x 1,000 requests; fetch, MSW and Node fronts):
 #   the tarball <= 3 MB;
 #   createMock() ready (module compiled, first page answered) <= 150 ms in Node: the median of 9 fresh processes;
-#   computed pages a second through createMock().fetch >= 0.3x the native library's (Service::handle), one thread;
+#   computed pages a second through createMock().fetch >= 0.3x the native library's (Service::handle), one thread,
+#   beside what Node's own Request and Response allow with no core at all (the ceiling of any Fetch front);
 #   the default collection (300,000 generated records) in <= 32 MiB of WebAssembly memory.
 # Prints each figure with PASS/MISS; exit 0 also on a miss, 1 when the differential finds an unexplained
 # difference, 2 when the setup is broken. Usage: bench/npm.sh [--no-build]. See docs/npm.md and docs/bench.md.
@@ -52,6 +53,10 @@ wasm=$(json "$(node "$here/npm_pages.mjs" "$pkg" pages 5000)" pagesPerSecond)
 ratio=$(node -e "console.log(($wasm / $native).toFixed(3))")
 echo "$native_line"
 echo "createMock().fetch: $(printf '%.0f' "$wasm") pages/s = ${ratio}x the native library (target >= 0.3x): $(verdict "$ratio >= 0.3")"
+# The ceiling of any Fetch front here: Node's own Request and Response around the same page bytes, no core.
+floor=$(json "$(node "$here/npm_pages.mjs" "$pkg" floor 5000)" pagesPerSecond)
+echo "Node's Request/Response alone (same pages, no core): $(printf '%.0f' "$floor") pages/s =" \
+     "$(node -e "console.log(($floor / $native).toFixed(3))")x the native library: the most a Fetch front can reach here"
 
 memory=$(json "$(node "$here/npm_pages.mjs" "$pkg" memory)" memoryBytes)
 echo "WebAssembly memory of 300,000 generated records after 2,004 pages across them: $memory bytes" \

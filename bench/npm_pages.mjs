@@ -1,6 +1,7 @@
 // The WebAssembly core's figures for bench/npm.sh. Usage: node npm_pages.mjs PACKAGE_DIR MODE [PAGES]
 //   ready:  createMock() from a fresh process until the first page is answered (the module compiled), in ms
 //   pages:  computed pages a second through createMock().fetch, one thread (the offsets npm_pages_bench.cpp asks)
+//   floor:  the same pages' Fetch Request read and Response made and read, with no core: what Node itself allows
 //   memory: WebAssembly memory of the default collection (300,000 generated records) after pages across it
 import { pathToFileURL } from "node:url";
 
@@ -24,6 +25,34 @@ if (mode === "ready") {
     }
   };
   await run(0, 500);  // warm-up, as the native reference
+  const t0 = performance.now();
+  await run(500, pages);
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(JSON.stringify({ pages, seconds, pagesPerSecond: pages / seconds, bytes }));
+} else if (mode === "floor") {
+  // What any front answering a Fetch Request with a Fetch Response spends with no core at all: the Request
+  // read (its URL and headers), a Response of the same page bytes, status and headers, and its body read.
+  // The same pages and loop as "pages"; the bytes are those of real pages, copied as the core's reply is.
+  const pages = Number(pagesArg ?? 20000);
+  const sample = [];
+  for (let i = 0; i < 16; ++i) {
+    const response = await mock.fetch(`http://localhost:8000/edw/api/entities-images/?offset=${(i * 7919) % 299988}`);
+    sample.push({ body: new Uint8Array(await response.arrayBuffer()), headers: [...response.headers] });
+  }
+  let bytes = 0;
+  const run = async (from, count) => {
+    for (let i = from; i < from + count; ++i) {
+      const request = new Request(`http://localhost:8000/edw/api/entities-images/?offset=${(i * 7919) % 299988}`);
+      const url = new URL(request.url);
+      const headers = [];
+      for (const header of request.headers) headers.push(header);
+      headers.push(["host", url.host]);
+      const page = sample[i % sample.length];
+      const response = new Response(page.body.slice(), { status: 200, statusText: "OK", headers: page.headers });
+      bytes += (await response.arrayBuffer()).byteLength;
+    }
+  };
+  await run(0, 500);
   const t0 = performance.now();
   await run(500, pages);
   const seconds = (performance.now() - t0) / 1000;
