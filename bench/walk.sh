@@ -2,7 +2,9 @@
 # The contract suite's full walk over the mock's 300,000 records with --walk-limit 1000 (targets: at least
 # 200,000 records/s, schema validation included, and at least half the reference's records/s), next to a
 # reference measured in the same run: curl fetching the very same 300 pages over 2 connections with no
-# checks at all, i.e. what the mock and loopback alone allow. Rounds alternate the two. Prints each round,
+# checks at all, i.e. what the mock and loopback alone allow. Each round also fetches the same pages through the
+# suite's own HTTP client with no rule (entimg-walk-fetch-bench), then with simdjson's parse, so the gap splits
+# into client, parse and rules. Rounds alternate them. Prints each round,
 # the medians, the ratio walk/reference and PASS/MISS. Exit 0 also on a miss; 2 when the setup is broken
 # or the suite fails a rule. See docs/bench.md.
 set -euo pipefail
@@ -11,6 +13,7 @@ root=$(cd "$here/.." && pwd)
 
 MOCK="$root/build/release/mock/entities-images-mock"
 SUITE="$root/build/release/contract/entities-images-contract"
+FETCH_BENCH="$root/build/release/bench/entimg-walk-fetch-bench"
 RECORDS=300000
 LIMIT=1000
 ROUNDS=5
@@ -52,8 +55,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 command -v curl >/dev/null || die "curl not found (ci/setup.sh installs it)"
 
-$BUILD && build_release entities-images-contract entities-images-mock
-[[ -x $SUITE && -x $MOCK ]] || die "no binaries in build/release (run without --no-build)"
+$BUILD && build_release entities-images-contract entities-images-mock entimg-walk-fetch-bench
+[[ -x $SUITE && -x $MOCK && -x $FETCH_BENCH ]] || die "no binaries in build/release (run without --no-build)"
 
 start_mock "$RECORDS"
 BASE="http://127.0.0.1:$MOCK_PORT"
@@ -90,7 +93,14 @@ echo "bench: full walk of $RECORDS records (--walk-limit $LIMIT, --concurrency $
 echo "bench: the machine is shared and noisy: the reference shows what the mock and loopback allowed" \
   "at that moment"
 walk  # warm-up, untimed: page cache, allocator, the mock's first answers
-declare -a walk_rps fetch_rps rps_ratio
+declare -a walk_rps fetch_rps rps_ratio client_rps parse_rps
+# client_only MODE: the walk's pages through the suite's own HTTP client on --concurrency threads, no rule
+# (fetch), then with each body parsed by simdjson as the suite parses it (parse); sets CLIENT_RPS.
+client_only() {
+  local line
+  line=$("$FETCH_BENCH" "$BASE" "$RECORDS" "$LIMIT" "$CONCURRENCY" "$1") || die "entimg-walk-fetch-bench $1 failed"
+  CLIENT_RPS=$(sed -E 's/.*: ([0-9]+) records\/s$/\1/' <<<"$line")
+}
 for ((r = 1; r <= ROUNDS; r++)); do
   mock_ticks0=$(cpu_ticks "$MOCK_PID")
   seconds_of walk
@@ -101,10 +111,15 @@ for ((r = 1; r <= ROUNDS; r++)); do
   walk_rps+=("$reported")
   fetch_rps+=("$(awk -v n="$RECORDS" -v s="$SECONDS_TAKEN" 'BEGIN { printf "%.0f", n / s }')")
   rps_ratio+=("$(ratio "${walk_rps[-1]}" "${fetch_rps[-1]}")")
+  client_only fetch
+  client_rps+=("$CLIENT_RPS")
+  client_only parse
+  parse_rps+=("$CLIENT_RPS")
   printf 'round %d: walk %s records/s (whole run %.2f s, suite CPU %s s = %.1f us/record, mock CPU %.2f s);' \
     "$r" "${walk_rps[-1]}" "$walk_seconds" "$walk_cpu" "$(awk -v c="$walk_cpu" -v n="$RECORDS" 'BEGIN { print c / n * 1e6 }')" \
     "$(awk -v t=$((mock_ticks1 - mock_ticks0)) -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')"
-  printf ' reference %s records/s (%.2f s); ratio %s\n' "${fetch_rps[-1]}" "$SECONDS_TAKEN" "${rps_ratio[-1]}"
+  printf ' reference %s records/s (%.2f s); ratio %s; suite client alone %s, with parse %s records/s\n' \
+    "${fetch_rps[-1]}" "$SECONDS_TAKEN" "${rps_ratio[-1]}" "${client_rps[-1]}" "${parse_rps[-1]}"
 done
 
 walk_median=$(median "${walk_rps[@]}")
@@ -112,6 +127,12 @@ best=$(printf '%s\n' "${walk_rps[@]}" | sort -g | tail -n 1)
 echo "== medians of $ROUNDS rounds"
 printf 'full walk: %.0f records/s (best %s); reference fetch: %.0f records/s; walk/reference %s\n' \
   "$walk_median" "$best" "$(median "${fetch_rps[@]}")" "$(median "${rps_ratio[@]}")"
+client_median=$(median "${client_rps[@]}")
+parse_median=$(median "${parse_rps[@]}")
+printf 'before any rule (no verdict): the suite'"'"'s HTTP client alone %.0f records/s = %s of the reference;' \
+  "$client_median" "$(ratio "$client_median" "$(median "${fetch_rps[@]}")")"
+printf ' with simdjson'"'"'s parse %.0f records/s = %s\n' "$parse_median" \
+  "$(ratio "$parse_median" "$(median "${fetch_rps[@]}")")"
 printf 'target: walk >= %d records/s: %s (median)\n' "$TARGET" "$(verdict "$walk_median" '>=' "$TARGET")"
 printf 'target: walk/reference >= %s: %s (median of the per-round ratios)\n' "$TARGET_RATIO" \
   "$(verdict "$(median "${rps_ratio[@]}")" '>=' "$TARGET_RATIO")"
