@@ -5,6 +5,8 @@
 
 #include <pcre2.h>
 
+#include "entimg/common/ascii.hpp"
+
 namespace entimg::common::detail {
 
 struct EcmaRegex::Code {
@@ -53,30 +55,18 @@ MatchState& thread_match_state() {
   return state;
 }
 
-}  // namespace
-
-namespace {
-
-bool is_hex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-bool is_letter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 // How many characters the escape at pattern[i] (a backslash) spans when both dialects read it alike;
 // 0 when they may not.
 std::size_t common_escape_length(std::string_view pattern, std::size_t i) {
   if (i + 1 >= pattern.size()) return 0;  // a trailing backslash: both refuse it, PCRE2 by failing
   const char c = pattern[i + 1];
-  if (!is_letter(c)) return 2;  // a digit (backreference, \0) or an escaped punctuation mark
+  if (!ascii_alpha(c)) return 2;  // a digit (backreference, \0) or an escaped punctuation mark
   if (std::string_view("dDwWbBfnrt").find(c) != std::string_view::npos) return 2;
   const std::string_view rest = pattern.substr(i + 2);
-  if (c == 'c' && !rest.empty() && is_letter(rest[0])) return 3;
-  if (c == 'x' && rest.size() >= 2 && is_hex(rest[0]) && is_hex(rest[1])) return 4;
-  if (c == 'u' && rest.size() >= 4 && is_hex(rest[0]) && is_hex(rest[1]) && is_hex(rest[2]) &&
-      is_hex(rest[3]))
+  if (c == 'c' && !rest.empty() && ascii_alpha(rest[0])) return 3;
+  if (c == 'x' && rest.size() >= 2 && ascii_hex(rest[0]) && ascii_hex(rest[1])) return 4;
+  if (c == 'u' && rest.size() >= 4 && ascii_hex(rest[0]) && ascii_hex(rest[1]) && ascii_hex(rest[2]) &&
+      ascii_hex(rest[3]))
     return 6;
   if (c == 'k' && !rest.empty() && rest[0] == '<') return 2;
   return 0;
@@ -112,7 +102,7 @@ bool EcmaRegex::same_in_pcre2(std::string_view pattern) {
         if (rest.starts_with("*")) return false;
         if (rest.starts_with("?") && !rest.starts_with("?:") && !rest.starts_with("?=") &&
             !rest.starts_with("?!") && !rest.starts_with("?<=") && !rest.starts_with("?<!") &&
-            !(rest.starts_with("?<") && rest.size() > 2 && is_letter(rest[2])))
+            !(rest.starts_with("?<") && rest.size() > 2 && ascii_alpha(rest[2])))
           return false;
         break;
       case '*':

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "entimg/common/ascii.hpp"
+
 // RFC 3986 Appendix A, read as a one-pass check. The path decides most of it: every character of an
 // authority but the brackets of an IP literal is also a path character, and ajv-formats lets "scheme://"
 // be followed by a path alone (an empty authority), so a path made of path characters is a URI whatever
@@ -11,17 +13,8 @@
 namespace entimg::common::detail {
 namespace {
 
-constexpr bool is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-constexpr bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-constexpr bool is_hex(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 constexpr bool is_unreserved(char c) {
-  return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+  return ascii_alpha(c) || ascii_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 constexpr bool is_sub_delim(char c) {
   switch (c) {
@@ -79,7 +72,7 @@ bool all_in(std::string_view text, unsigned allowed) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if ((class_of(c) & allowed) != 0) continue;
-    if (c != '%' || i + 2 >= text.size() || !is_hex(text[i + 1]) || !is_hex(text[i + 2])) return false;
+    if (c != '%' || i + 2 >= text.size() || !ascii_hex(text[i + 1]) || !ascii_hex(text[i + 2])) return false;
     i += 2;
   }
   return true;
@@ -89,7 +82,7 @@ bool is_port(std::string_view text) {  // "" or ":" *DIGIT
   if (text.empty()) return true;
   if (text[0] != ':') return false;
   for (std::size_t i = 1; i < text.size(); ++i)
-    if (!is_digit(text[i])) return false;
+    if (!ascii_digit(text[i])) return false;
   return true;
 }
 
@@ -100,7 +93,7 @@ bool is_ipv4(std::string_view text) {
   for (;;) {
     std::size_t digits = 0;
     int value = 0;
-    while (i < text.size() && is_digit(text[i]) && digits < 4) {
+    while (i < text.size() && ascii_digit(text[i]) && digits < 4) {
       value = value * 10 + (text[i] - '0');
       ++digits;
       ++i;
@@ -125,7 +118,7 @@ int pieces(std::string_view text, bool ipv4_tail) {
       return is_ipv4(piece) ? count + 2 : -1;
     if (piece.empty() || piece.size() > 4) return -1;
     for (const char c : piece)
-      if (!is_hex(c)) return -1;
+      if (!ascii_hex(c)) return -1;
     ++count;
     if (colon == std::string_view::npos) return count;
     start = colon + 1;
@@ -146,7 +139,7 @@ bool is_ipv6(std::string_view text) {
 bool is_ipvfuture(std::string_view text) {  // "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
   if (text.size() < 4 || (text[0] != 'v' && text[0] != 'V')) return false;
   std::size_t i = 1;
-  while (i < text.size() && is_hex(text[i]))
+  while (i < text.size() && ascii_hex(text[i]))
     ++i;
   if (i == 1 || i + 1 >= text.size() || text[i] != '.') return false;
   for (++i; i < text.size(); ++i)
@@ -191,11 +184,11 @@ bool is_hier_part(std::string_view path, bool path_chars) {
 
 bool is_uri(std::string_view text) {
   // scheme ":", the scheme ending at the first colon
-  if (text.empty() || !is_alpha(text[0])) return false;
+  if (text.empty() || !ascii_alpha(text[0])) return false;
   std::size_t colon = 1;
   for (; colon < text.size() && text[colon] != ':'; ++colon) {
     const char c = text[colon];
-    if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.') return false;
+    if (!ascii_alpha(c) && !ascii_digit(c) && c != '+' && c != '-' && c != '.') return false;
   }
   if (colon == text.size()) return false;
   const std::string_view rest = text.substr(colon + 1);
@@ -207,7 +200,7 @@ bool is_uri(std::string_view text) {
     const char c = rest[tail];
     if ((class_of(c) & kPath) != 0) continue;
     if (c == '?' || c == '#') break;
-    if (c == '%' && tail + 2 < rest.size() && is_hex(rest[tail + 1]) && is_hex(rest[tail + 2])) {
+    if (c == '%' && tail + 2 < rest.size() && ascii_hex(rest[tail + 1]) && ascii_hex(rest[tail + 2])) {
       tail += 2;
       continue;
     }

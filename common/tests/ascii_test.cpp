@@ -32,3 +32,16 @@ TEST_CASE("trim removes only the given white space, from both ends", "[ascii]") 
   CHECK(trim(" \t ").empty());
   CHECK(trim("").empty());
 }
+
+TEST_CASE("the ASCII classes hold their letters and digits only, never a byte above 0x7F", "[ascii]") {
+  std::string alpha, digit, hex;
+  for (int b = 0; b < 256; ++b) {
+    const char c = static_cast<char>(b);
+    if (ascii_alpha(c)) alpha += c;
+    if (ascii_digit(c)) digit += c;
+    if (ascii_hex(c)) hex += c;
+  }
+  CHECK(alpha == "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+  CHECK(digit == "0123456789");
+  CHECK(hex == "0123456789ABCDEFabcdef");
+}

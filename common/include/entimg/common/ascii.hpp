@@ -16,6 +16,18 @@ inline constexpr std::string_view kOws = " \t";
 /// ASCII white space as C's isspace and Python's bytes.strip() know it.
 inline constexpr std::string_view kAsciiSpace = " \t\n\r\v\f";
 
+/// The ASCII character classes ('A'-'Z' and 'a'-'z'; '0'-'9'; hex digits of either case), never the C
+/// locale's: a byte above 0x7F is in none of them.
+constexpr bool ascii_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+constexpr bool ascii_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+constexpr bool ascii_hex(char c) {
+  return ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 /// 'A'-'Z' to 'a'-'z'; every other byte as it is.
 constexpr char ascii_lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
