@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <map>
 
+#include "checks_links.hpp"
+
 #include "decimal.hpp"
 #include "entimg/contract/checks.hpp"
 #include "failure_budget.hpp"
@@ -307,6 +309,26 @@ constexpr Rule kRules[] = {
 
 std::span<const Rule> detail::link_rules() {
   return kRules;
+}
+
+void detail::check_link_limits(Json body, std::string_view expected, std::string_view why,
+                               FailureBudget& budget) {
+  for (const char* key : {"next", "previous"}) {
+    const auto link = as_string(member(body, key));
+    if (!link) continue;
+    const auto parsed = parse_link(*link);
+    const auto limits = values_of(parsed.params, "limit");
+    if (limits.size() == 1 && is_decimal_equal(limits[0], expected)) {
+      budget.pass();
+      continue;
+    }
+    std::string got = limits.empty() ? "no limit" : "limit=";
+    for (std::size_t i = 0; i < limits.size(); ++i)
+      got += (i ? "&limit=" : "") + quote(limits[i]);
+    budget.fail(std::string("expected ") + key + " to carry limit=" + std::string(expected) + " (" +
+                    std::string(why) + "), got " + got,
+                std::string("/") + key);
+  }
 }
 
 }  // namespace entimg::contract

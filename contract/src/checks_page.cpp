@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "checks_links.hpp"
 #include "entimg/contract/checks.hpp"
 #include "failure_budget.hpp"
 #include "json_access.hpp"

@@ -1,6 +1,7 @@
 // Rules on what a deployment does with odd parameters: limit and offset DRF replaces, format=json.
 #include <algorithm>
 
+#include "checks_links.hpp"
 #include "decimal.hpp"
 #include "entimg/contract/checks.hpp"
 #include "failure_budget.hpp"

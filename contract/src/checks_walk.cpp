@@ -6,8 +6,8 @@
 #include "failure_budget.hpp"
 #include "json_access.hpp"
 #include "json_parse.hpp"
+#include "links.hpp"
 #include "message_text.hpp"
-#include "query.hpp"
 #include "rule_tables.hpp"
 
 namespace entimg::contract {

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "entimg/contract/diff_report.hpp"
 #include "entimg/contract/runner.hpp"
-#include "entimg/contract/snapshot.hpp"
 
 namespace entimg::contract {
 

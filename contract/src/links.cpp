@@ -5,6 +5,18 @@
 #include "message_text.hpp"
 
 namespace entimg::contract::detail {
+namespace {
+
+// A window value as the suite understands it: plain ASCII digits, else the fallback.
+std::uint64_t digits_or(const std::string* text, std::uint64_t fallback, bool zero_allowed) {
+  if (!text || text->empty() || text->size() > 19 ||
+      text->find_first_not_of("0123456789") != std::string::npos)
+    return fallback;
+  const std::uint64_t v = std::stoull(*text);
+  return v == 0 && !zero_allowed ? fallback : v;
+}
+
+}  // namespace
 
 Link parse_link(std::string_view url) {
   Link link;
@@ -44,23 +56,24 @@ std::optional<std::string> normalised_origin(std::string_view url) {
   return parts.scheme + "://" + authority;
 }
 
-void check_link_limits(Json body, std::string_view expected, std::string_view why, FailureBudget& budget) {
-  for (const char* key : {"next", "previous"}) {
-    const auto link = as_string(member(body, key));
-    if (!link) continue;
-    const auto parsed = parse_link(*link);
-    const auto limits = values_of(parsed.params, "limit");
-    if (limits.size() == 1 && is_decimal_equal(limits[0], expected)) {
-      budget.pass();
-      continue;
-    }
-    std::string got = limits.empty() ? "no limit" : "limit=";
-    for (std::size_t i = 0; i < limits.size(); ++i)
-      got += (i ? "&limit=" : "") + quote(limits[i]);
-    budget.fail(std::string("expected ") + key + " to carry limit=" + std::string(expected) + " (" +
-                    std::string(why) + "), got " + got,
-                std::string("/") + key);
-  }
+std::optional<PageQuery> next_link_query(const Page& page) {
+  if (!page.json) return std::nullopt;
+  const auto next = as_string(member(*page.json, "next"));
+  if (!next) return std::nullopt;
+  const common::UrlParts url = common::split_url(*next);
+  if (!url.ok) return std::nullopt;
+  PageQuery q;
+  q.label = "next of " + page.exchange.url;
+  q.params = common::parse_query(url.query);
+  q.effective_limit = digits_or(common::last_value(q.params, "limit"), 12, false);
+  q.effective_offset = digits_or(common::last_value(q.params, "offset"), 0, true);
+  return q;
+}
+
+bool next_is_null(const Page& page) {
+  if (!page.json) return false;
+  const auto next = member(*page.json, "next");
+  return next && next->is_null();
 }
 
 }  // namespace entimg::contract::detail

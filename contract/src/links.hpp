@@ -1,12 +1,13 @@
 #pragma once
-// Links (next, previous, image) as the checks read them: parsed into parameters, their origin normalised.
+// Links (next, previous, image) as the checks and the walks read them: parsed into parameters, their
+// origin normalised, and where a page's `next` leads.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "entimg/common/url.hpp"
-#include "failure_budget.hpp"
+#include "entimg/contract/observation.hpp"
 #include "json_access.hpp"
 
 namespace entimg::contract::detail {
@@ -24,8 +25,11 @@ std::vector<std::string> values_of(const common::QueryParams& params, std::strin
 /// Lower-cased "scheme://host[:port]" with the default port left out, or nullopt when not absolute http(s).
 std::optional<std::string> normalised_origin(std::string_view url);
 
-/// Each link (next, previous) of the body must carry exactly one limit=expected; reports through budget,
-/// `why` saying where expected comes from.
-void check_link_limits(Json body, std::string_view expected, std::string_view why, FailureBudget& budget);
+/// The request a correct walk makes next: the parameters of the page's `next` link, with the
+/// window they ask for. nullopt when `next` is null, absent or not an absolute URL.
+std::optional<PageQuery> next_link_query(const Page& page);
+
+/// True when the page is a JSON object whose `next` is null.
+bool next_is_null(const Page& page);
 
 }  // namespace entimg::contract::detail

@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "entimg/common/ascii.hpp"
-#include "entimg/common/html.hpp"
 #include "entimg/common/url.hpp"
 
 namespace entimg::contract::detail {
@@ -29,13 +28,6 @@ std::string where(const Failure& f) {
   if (!f.pointer.empty()) at += (at.empty() ? "" : " ") + std::string("at ") + f.pointer;
   if (f.record_id) at += (at.empty() ? "" : ", ") + std::string("record id ") + std::to_string(*f.record_id);
   return at;
-}
-
-std::string html_escaped(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  common::append_html_escaped(out, text);
-  return out;
 }
 
 std::string shell_quoted(std::string_view text) {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "entimg/common/html.hpp"
 #include "entimg/contract/checks.hpp"
 #include "entimg/contract/report_formats.hpp"
 
@@ -18,7 +19,7 @@ std::string printable(std::string_view text);
 std::string where(const Failure& failure);
 
 /// & < > " ' as HTML entities (Django's escape() spelling), safe in element text and attribute values.
-std::string html_escaped(std::string_view text);
+using common::html_escaped;
 
 /// One shell word: the text in single quotes where it needs quoting.
 std::string shell_quoted(std::string_view text);

@@ -10,6 +10,7 @@
 #include "entimg/common/url.hpp"
 #include "fetch_ahead.hpp"
 #include "json_access.hpp"
+#include "links.hpp"
 #include "query.hpp"
 #include "sides.hpp"
 

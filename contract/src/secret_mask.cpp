@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "entimg/common/html.hpp"
 #include "entimg/common/url.hpp"
-#include "report_text.hpp"
 
 namespace entimg::contract::detail {
 namespace {
@@ -24,7 +24,7 @@ void add_forms(const std::string& secret, std::vector<std::string>& forms) {
       nlohmann::json(secret).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   const std::string json_inner = json.substr(1, json.size() - 2);
   for (std::string form : {secret, plus, replaced(plus, "+", "%20"), json_inner,
-                           replaced(json_inner, "/", "\\/"), html_escaped(secret)})
+                           replaced(json_inner, "/", "\\/"), common::html_escaped(secret)})
     forms.push_back(std::move(form));
 }
 

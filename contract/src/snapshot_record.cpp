@@ -18,6 +18,7 @@
 #include "entimg/contract/snapshot.hpp"
 #include "json_access.hpp"
 #include "json_parse.hpp"
+#include "links.hpp"
 #include "page_stream.hpp"
 #include "query.hpp"
 #include "raw_json.hpp"

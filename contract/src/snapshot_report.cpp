@@ -2,7 +2,7 @@
 #include <ostream>
 
 #include "entimg/common/url.hpp"
-#include "entimg/contract/snapshot.hpp"
+#include "entimg/contract/diff_report.hpp"
 
 namespace entimg::contract {
 namespace {

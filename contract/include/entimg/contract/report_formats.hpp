@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "entimg/contract/diff_report.hpp"
 #include "entimg/contract/http.hpp"
 #include "entimg/contract/runner.hpp"
-#include "entimg/contract/snapshot.hpp"
 
 namespace entimg::contract {
 
