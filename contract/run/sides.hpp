@@ -2,7 +2,7 @@
 // The quick plan's sides (docs/contract.md, "Sides"): besides the plain pages, the deployment as a client
 // meets it from elsewhere. A filter and the nested route, the browsable HTML and JSON of the same URL in
 // either order, compressed answers, a proxy's headers and a second Host, a few requests each, every answer
-// judged by the page rules and by the side's own rule (contract/src/checks_sides.cpp).
+// judged by the page rules and by the side's own rule (contract/rules/checks_sides.cpp).
 #include <cstdint>
 #include <optional>
 #include <string>

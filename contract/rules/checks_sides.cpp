@@ -1,6 +1,6 @@
 // Rules on the answers the quick plan asks from the other sides a client meets the deployment from: a
 // filter and the nested route, another representation, compression, a proxy's headers, another Host
-// (contract/src/sides.cpp sends them; docs/contract.md, "Sides").
+// (contract/run/sides.cpp sends them; docs/contract.md, "Sides").
 #include <algorithm>
 
 #include "content_coding.hpp"

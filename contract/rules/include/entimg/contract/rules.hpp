@@ -46,7 +46,7 @@ struct AgainstFirstPage {
 };
 /// Judges an answer of one side of the quick plan (SideAsk) with `other`, the answer to the same URL asked
 /// the plain way (or as the other representation), before or after it; nullptr when there is none. The sides'
-/// plan (contract/src/sides.cpp) calls these.
+/// plan (contract/run/sides.cpp) calls these.
 struct SideAnswer {
   void (*check)(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other, Findings&);
 };
