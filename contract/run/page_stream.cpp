@@ -9,18 +9,6 @@
 
 namespace entimg::contract::detail {
 
-Page fetch_window(Client& client, const std::string& collection_path, std::uint64_t limit,
-                  std::uint64_t offset) {
-  Page page;
-  page.sent = {{"limit", std::to_string(limit)}};
-  if (offset > 0) page.sent.emplace_back("offset", std::to_string(offset));
-  page.effective_limit = limit;
-  page.effective_offset = offset;
-  page.exchange = client.request("GET", path_with_query(collection_path, page.sent));
-  if (page.exchange.status == 200) parse_body(page);
-  return page;
-}
-
 CollectionWalk::CollectionWalk(Client& client, std::string collection_path, std::uint64_t limit,
                                std::size_t window, std::uint64_t start, std::uint64_t stride,
                                std::uint64_t count)
@@ -59,7 +47,7 @@ std::optional<Page> CollectionWalk::next() {
   if (over_) return std::nullopt;
   Page page;
   if (!started_) {
-    page = fetch_window(client_, collection_path_, limit_, next_offset_);
+    page = fetch_page(client_, collection_path_, window_query(limit_, next_offset_));
     const std::size_t size = count_of(check(page));
     stride_ = size == 0 || size >= limit_ || size >= count_ ? limit_ : size;
     started_ = true;
@@ -69,7 +57,8 @@ std::optional<Page> CollectionWalk::next() {
       ahead_start_ = next_offset_;
       ahead_.emplace(
           [this, stride, start = next_offset_](std::uint64_t index) {
-            return Fetched{fetch_window(client_, collection_path_, limit_, start + index * stride), {}};
+            return Fetched{
+                fetch_page(client_, collection_path_, window_query(limit_, start + index * stride)), {}};
           },
           window_, window_);
     }

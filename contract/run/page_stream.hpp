@@ -42,8 +42,4 @@ class CollectionWalk {
   std::uint64_t ahead_start_ = 0;    // the offset of ahead_'s index 0
 };
 
-/// GET collection_path?limit=L&offset=O (offset left out when 0), parsed.
-Page fetch_window(Client& client, const std::string& collection_path, std::uint64_t limit,
-                  std::uint64_t offset);
-
 }  // namespace entimg::contract::detail

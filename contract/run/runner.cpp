@@ -26,16 +26,6 @@ constexpr std::uint64_t kHugeLimit = 4611686018427387904ULL;  // 2^62
 // none, so a deployment that silently serves fewer records than asked shows here.
 constexpr std::uint64_t kLongLimit = 1500;
 
-Page fetch(Client& client, const CheckContext& context, const PageQuery& query) {
-  Page page;
-  page.sent = query.params;
-  page.effective_limit = query.effective_limit;
-  page.effective_offset = query.effective_offset;
-  page.exchange = client.request("GET", detail::path_with_query(context.collection_path, query.params));
-  parse_body(page);
-  return page;
-}
-
 PageQuery query(std::string label, std::optional<std::uint64_t> limit, std::optional<std::uint64_t> offset,
                 common::QueryParams extra = {}) {
   PageQuery q;
@@ -111,7 +101,7 @@ class Run {
 
   // A page of the quick plan, judged alone and, past the first, against the first page's count.
   Page get(const PageQuery& q) {
-    Page page = fetch(client_, context_, q);
+    Page page = detail::fetch_page(client_, context_.collection_path, q);
     check_page(context_, page, findings_);
     if (seen_count_)
       check_against_first(context_, {*seen_count_, first_url_, "the first page"}, page, findings_);
@@ -224,7 +214,7 @@ bool Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::o
 void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous,
                           std::uint64_t cap) {
   while (walk_pages_ < cap && !over_byte_cap() && client_.budget_left()) {
-    Page page = fetch(client_, context_, next);
+    Page page = detail::fetch_page(client_, context_.collection_path, next);
     Findings page_findings;
     check_page(context_, page, page_findings);
     const auto link = detail::next_link_query(page);
@@ -259,7 +249,8 @@ void Run::walk() {
     {
       detail::FetchAhead ahead(
           [&](std::uint64_t index) {
-            detail::Fetched item{fetch(client_, context_, page_query(index)), {}};
+            detail::Fetched item{detail::fetch_page(client_, context_.collection_path, page_query(index)),
+                                 {}};
             check_page(context_, item.page, item.findings);
             return item;
           },

@@ -70,15 +70,7 @@ void SidePlan::learn_first_page(const Page& first) {
 
 Page SidePlan::fetch(const std::string& path, common::QueryParams params, std::uint64_t limit,
                      std::uint64_t offset, const Headers& headers) {
-  Page page;
-  params.emplace_back("limit", std::to_string(limit));
-  if (offset > 0) params.emplace_back("offset", std::to_string(offset));
-  page.effective_limit = limit;
-  page.effective_offset = offset;
-  page.exchange = client_.request("GET", path_with_query(path, params), headers);
-  page.sent = std::move(params);
-  parse_body(page);
-  return page;
+  return fetch_page(client_, path, window_query(limit, offset, std::move(params)), headers);
 }
 
 void SidePlan::judge(const Page& page, bool same_collection, const Headers& asked, std::string_view left_out,
