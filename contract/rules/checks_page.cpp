@@ -413,7 +413,8 @@ constexpr Rule kRules[] = {
      "reference §2.2, C2 / DRF pagination.py", EveryPage{page_length}},
     {"default_page_length", "page-length",
      "without limit, a full page holds 12 records and links carry limit=12",
-     "spec §2.2 rule 4, §8; reference §1.5 (PAGE_SIZE 12)", PlannedPage{default_page_length}},
+     "spec §2.2 rule 4, §8; reference §1.5 (PAGE_SIZE 12)",
+     PlannedPage{PlanStep::first_page, default_page_length}},
 };
 
 }  // namespace

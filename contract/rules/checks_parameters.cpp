@@ -168,10 +168,10 @@ constexpr Rule kRules[] = {
      "limit=abc|0|-1|huge, offset=abc|-1|beyond count: 200, never 5xx, with DRF's effective limit and "
      "offset",
      "reference §2.1 / DRF pagination.py (_positive_int, get_limit, get_offset)",
-     PlannedPage{parameter_probe}},
+     PlannedPage{PlanStep::parameter_probe, parameter_probe}},
     {"format_json_same", "parameters",
      "format=json and no format give the same JSON (links aside from format)",
-     "spec §4.1 (format); reference §3.2", PagePair{format_json_same}},
+     "spec §4.1 (format); reference §3.2", PagePair{PlanStep::format_json, format_json_same}},
 };
 
 }  // namespace

@@ -265,7 +265,7 @@ constexpr Rule kRules[] = {
     {"results_ascending", "ordering", "ids (or --order-key) strictly ascending within a page",
      "spec §2.2 rule 3", EveryPage{results_ascending}},
     {"ascending_across_pages", "ordering", "the last id of a page is below the first id of the next page",
-     "spec §2.2 rule 3", PagePair{ascending_across_pages}},
+     "spec §2.2 rule 3", PagePair{PlanStep::next_page, ascending_across_pages}},
     {"walk_reaches_end", "walk",
      "following next from the first page reaches next == null within the page cap", "spec §2.2, §4.1 rule 2",
      WalkPages{.page = walk_reaches_end_on_page, .end = walk_reaches_end}},
@@ -276,7 +276,7 @@ constexpr Rule kRules[] = {
     {"count_stable", "walk", "every page of the quick plan and of a walk reports the first page's count",
      "spec §2.2 (count: total number of records); reference §5.3", AgainstFirstPage{count_stable}},
     {"refetch_same_ids", "walk", "fetching a page again returns the same ids in the same order",
-     "spec §2.2 rule 3; reference §5.1", PagePair{refetch_same_ids}},
+     "spec §2.2 rule 3; reference §5.1", PagePair{PlanStep::refetch, refetch_same_ids}},
 };
 
 }  // namespace

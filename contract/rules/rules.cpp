@@ -50,4 +50,29 @@ void check_against_first(const CheckContext& context, const FirstPage& first, co
     row.second.check(context, first, page, findings);
 }
 
+void check_planned(const CheckContext& context, PlanStep step, const Page& page, Findings& findings) {
+  static const auto rules = rows_of_shape<PlannedPage>();
+  for (const auto& row : rules)
+    if (row.second.step == step) row.second.check(context, page, findings);
+}
+
+void check_pair(const CheckContext& context, PlanStep step, const Page& a, const Page& b,
+                Findings& findings) {
+  static const auto rules = rows_of_shape<PagePair>();
+  for (const auto& row : rules)
+    if (row.second.step == step) row.second.check(context, a, b, findings);
+}
+
+void check_head(const CheckContext& context, const Page& get, const HttpExchange& head, Findings& findings) {
+  static const auto rules = rows_of_shape<HeadExchange>();
+  for (const auto& row : rules)
+    row.second.check(context, get, head, findings);
+}
+
+void check_options(const CheckContext& context, const HttpExchange& options, Findings& findings) {
+  static const auto rules = rows_of_shape<OptionsExchange>();
+  for (const auto& row : rules)
+    row.second.check(context, options, findings);
+}
+
 }  // namespace entimg::contract

@@ -90,14 +90,10 @@ class Run {
     return detail::as_count(detail::member(*page.json, "count"));
   }
 
-  // The rules that need a page the plan picks, or two answers, are called here through their table
-  // row: the plan knows which answers they compare, and a rule is still declared only in its row.
-  void planned_page(std::string_view rule, const Page& page) {
-    rule_check<PlannedPage>(rule).check(context_, page, findings_);
-  }
-  void page_pair(std::string_view rule, const Page& a, const Page& b) {
-    rule_check<PagePair>(rule).check(context_, a, b, findings_);
-  }
+  // The rules that need a page the plan picks, or two answers, are reached through their rows' steps:
+  // the plan knows which answers each step compares, the rows say which rules judge them.
+  void planned_page(PlanStep step, const Page& page) { check_planned(context_, step, page, findings_); }
+  void page_pair(PlanStep step, const Page& a, const Page& b) { check_pair(context_, step, a, b, findings_); }
 
   // A page of the quick plan, judged alone and, past the first, against the first page's count.
   Page get(const PageQuery& q) {
@@ -117,30 +113,30 @@ class Run {
     seen_count_ = count_of(*first);
     first_url_ = first->exchange.url;
     const std::uint64_t count = seen_count_.value_or(0);
-    planned_page("default_page_length", *first);
+    planned_page(PlanStep::first_page, *first);
     detail::SidePlan sides(client_, context_, options_, findings_, coverage_);
     sides.learn_first_page(*first);
 
     // With bodies near the 64 MiB cap every page held is a body and its document, so no more than two
     // are held at once: what needs the whole first page comes first, then the first page goes.
-    page_pair("ascending_across_pages", *first, get(query("second page", std::nullopt, 12)));
-    page_pair("format_json_same",
+    page_pair(PlanStep::next_page, *first, get(query("second page", std::nullopt, 12)));
+    page_pair(PlanStep::format_json,
               get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
               *first);
     const HttpExchange head = client_.request("HEAD", detail::path_with_query(context_.collection_path, {}));
-    rule_check<HeadExchange>("head_matches_get").check(context_, *first, head, findings_);
+    check_head(context_, *first, head, findings_);
     coverage_.add(head);
     first.reset();
     const HttpExchange options =
         client_.request("OPTIONS", detail::path_with_query(context_.collection_path, {}));
-    rule_check<OptionsExchange>("options_ok").check(context_, options, findings_);
+    check_options(context_, options, findings_);
     coverage_.add(options);
 
     common::Pcg32 rng(options_.seed, 0x51);
     const std::uint64_t middle = count > 1 ? rng.next_u64() % count : 0;
     {
       const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}));
-      page_pair("refetch_same_ids", mid,
+      page_pair(PlanStep::refetch, mid,
                 get(query("random middle page again", 12, middle, {{"format", "json"}})));
     }
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
@@ -165,7 +161,7 @@ class Run {
                         probe("offset", std::to_string(count + 100), 12, count + 100)})
       probes.push_back(std::move(q));
     for (const PageQuery& q : probes)
-      planned_page("parameter_probe", get(q));
+      planned_page(PlanStep::parameter_probe, get(q));
     sides.run(seen_count_, first_url_);
     first_count_ = count;
     return "";
@@ -197,7 +193,7 @@ bool Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::o
   findings_.merge(page_findings);
   coverage_.add(page);
   const bool go_on = walker.add(page, findings_);
-  if (previous) page_pair("ascending_across_pages", *previous, page);
+  if (previous) page_pair(PlanStep::next_page, *previous, page);
   ++walk_pages_;
   walk_bytes_ += page.exchange.body.size();
   walk_records_ = walker.records_seen();

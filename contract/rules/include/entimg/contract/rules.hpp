@@ -18,12 +18,23 @@ namespace entimg::contract {
 struct EveryPage {
   void (*check)(const CheckContext&, const Page&, Findings&);
 };
+/// The answers of the quick plan a PlannedPage or PagePair rule judges: the plan hands each step's answers
+/// to every row of that step (check_planned, check_pair), so no rule is called by its name.
+enum class PlanStep {
+  first_page,       ///< PlannedPage: the first page, asked with no parameters
+  parameter_probe,  ///< PlannedPage: each page asked with a limit or offset DRF replaces
+  next_page,        ///< PagePair: consecutive pages: the first and the second (offset=12); a walk's
+  format_json,      ///< PagePair: the first page asked with format=json, then without
+  refetch,          ///< PagePair: a random middle page, then the same page again
+};
 /// Judges one page the plan fetches for it (the first page, a parameter probe).
 struct PlannedPage {
+  PlanStep step;
   void (*check)(const CheckContext&, const Page&, Findings&);
 };
 /// Judges two pages: consecutive ones, the same one fetched twice, with and without format.
 struct PagePair {
+  PlanStep step;
   void (*check)(const CheckContext&, const Page& a, const Page& b, Findings&);
 };
 /// Judges a HEAD exchange against the GET page of the same URL.
@@ -80,7 +91,8 @@ const std::vector<Rule>& all_rules();
 const Rule* find_rule(std::string_view name);
 
 /// The function of the rule of that name, in the shape the caller needs; throws std::logic_error when
-/// there is no such rule or it has another shape (a mistake in the suite, found by its tests).
+/// there is no such rule or it has another shape. For the tests, which judge one rule at a time: the
+/// plans reach their rules through the rows' shapes and steps, below.
 template <typename Shape>
 const Shape& rule_check(std::string_view name) {
   const Rule* rule = find_rule(name);
@@ -97,5 +109,13 @@ void check_page(const CheckContext& context, const Page& page, Findings& finding
 /// Every AgainstFirstPage rule on a page after the first: what the quick plan and WalkChecker do.
 void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
                          Findings& findings);
+/// Every PlannedPage rule of that step on the page the quick plan picked for it.
+void check_planned(const CheckContext& context, PlanStep step, const Page& page, Findings& findings);
+/// Every PagePair rule of that step on the two pages the quick plan picked for it, in the step's order.
+void check_pair(const CheckContext& context, PlanStep step, const Page& a, const Page& b, Findings& findings);
+/// Every HeadExchange rule on a HEAD exchange and the GET page of the same URL.
+void check_head(const CheckContext& context, const Page& get, const HttpExchange& head, Findings& findings);
+/// Every OptionsExchange rule on an OPTIONS exchange.
+void check_options(const CheckContext& context, const HttpExchange& options, Findings& findings);
 
 }  // namespace entimg::contract
