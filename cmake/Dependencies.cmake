@@ -21,11 +21,11 @@ pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8>=10.40)
 # glibc's allocator spent a third of the time (bench/run.sh, docs/bench.md).
 pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc>=5)
 
-# zlib and Brotli decode the answers the contract suite asked compressed (contract/src/content_coding.hpp).
+# zlib and Brotli decode the answers the contract suite asked compressed (contract/http/content_coding.hpp).
 find_package(ZLIB REQUIRED)
 pkg_check_modules(BROTLIDEC REQUIRED IMPORTED_TARGET libbrotlidec)
 
-# simdjson reads the pages the contract suite checks (contract/src/json_parse.hpp).
+# simdjson reads the pages the contract suite checks (contract/page/json_parse.hpp).
 pkg_check_modules(SIMDJSON REQUIRED IMPORTED_TARGET simdjson>=3)
 
 # CLI11 declares both programs' command lines (options, checks, help, --config).

@@ -6,7 +6,7 @@
 // of its value, the reading valijson's bounds take first (schema.cpp has valijson read nlohmann::json
 // through this adapter too). One difference: simdjson's DOM keeps every member of an object with a repeated
 // key, and so does this view (find gives the first), where nlohmann's parser keeps only the last; such texts
-// must reach valijson through nlohmann (contract/src/json_parse.hpp takes them that way). Deduplicating here
+// must reach valijson through nlohmann (contract/page/json_parse.hpp takes them that way). Deduplicating here
 // cost a quarter of the validation time. The element's document must outlive the adapter. Include this header
 // after schema.cpp has set VALIJSON_USE_EXCEPTIONS.
 #ifndef VALIJSON_USE_EXCEPTIONS

@@ -1,6 +1,6 @@
 #pragma once
 // Where a mutation applies: the requests the suite sends, told apart by their shape. The quick plan
-// asks (contract/src/runner.cpp): the first page (no parameters, and format=json alone), offset=12,
+// asks (contract/run/runner.cpp): the first page (no parameters, and format=json alone), offset=12,
 // a middle page with format=json&limit=12, the last page (offset=last), limit=5 near the end,
 // limit=1500, an overflow offset, the limit/offset probes, HEAD and OPTIONS. A full walk adds every
 // page, as offset=N (fetched ahead) or limit=12&offset=N (following next). A position is Quick when
@@ -40,7 +40,7 @@ Position nth_request(std::uint64_t n);
 Position head_requests();
 Position options_requests();
 
-// The quick plan's sides (contract/src/sides.cpp): requests told apart by their headers or route.
+// The quick plan's sides (contract/run/sides.cpp): requests told apart by their headers or route.
 /// ?entity=N, or the nested route /edw/api/entities/N/images/.
 Position filtered_requests();
 /// The nested route alone.

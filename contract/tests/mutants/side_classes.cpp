@@ -1,4 +1,4 @@
-// The mutant classes of the quick plan's sides (contract/src/sides.cpp): filters, a proxy's headers, shared
+// The mutant classes of the quick plan's sides (contract/run/sides.cpp): filters, a proxy's headers, shared
 // caches in front, compression and a HEAD answered with a body in a second write. Each breaks the contract
 // wherever it applies; the sides are all asked by a quick run, so every one is quick-visible.
 #include <algorithm>

@@ -31,4 +31,12 @@ inline void append_html_escaped(std::string& out, std::string_view text) {
   }
 }
 
+/// The text with & < > " ' as entities (append_html_escaped's spelling), as a new string.
+inline std::string html_escaped(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  append_html_escaped(out, text);
+  return out;
+}
+
 }  // namespace entimg::common

@@ -1,0 +1,78 @@
+#include "entimg/contract/rules.hpp"
+
+#include "rule_tables.hpp"
+
+namespace entimg::contract {
+
+// Each row lives beside its function (one rule, one place), so the table is the files' rows one after
+// the other; this order is the report order.
+const std::vector<Rule>& all_rules() {
+  static const std::vector<Rule> rules = [] {
+    std::vector<Rule> all;
+    for (const auto rows : {detail::page_rules(), detail::link_rules(), detail::walk_rules(),
+                            detail::header_rules(), detail::parameter_rules(), detail::side_rules()})
+      all.insert(all.end(), rows.begin(), rows.end());
+    return all;
+  }();
+  return rules;
+}
+
+const Rule* find_rule(std::string_view name) {
+  for (const Rule& rule : all_rules())
+    if (rule.name == name) return &rule;
+  return nullptr;
+}
+
+namespace {
+
+// The functions of one shape with their names, picked out of the table once: these run on every page.
+template <typename Shape>
+std::vector<std::pair<std::string_view, Shape>> rows_of_shape() {
+  std::vector<std::pair<std::string_view, Shape>> out;
+  for (const Rule& rule : all_rules())
+    if (const auto* shape = std::get_if<Shape>(&rule.check)) out.emplace_back(rule.name, *shape);
+  return out;
+}
+
+}  // namespace
+
+void check_page(const CheckContext& context, const Page& page, Findings& findings,
+                std::string_view left_out) {
+  static const auto rules = rows_of_shape<EveryPage>();
+  for (const auto& [name, rule] : rules)
+    if (name != left_out) rule.check(context, page, findings);
+}
+
+void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
+                         Findings& findings) {
+  static const auto rules = rows_of_shape<AgainstFirstPage>();
+  for (const auto& row : rules)
+    row.second.check(context, first, page, findings);
+}
+
+void check_planned(const CheckContext& context, PlanStep step, const Page& page, Findings& findings) {
+  static const auto rules = rows_of_shape<PlannedPage>();
+  for (const auto& row : rules)
+    if (row.second.step == step) row.second.check(context, page, findings);
+}
+
+void check_pair(const CheckContext& context, PlanStep step, const Page& a, const Page& b,
+                Findings& findings) {
+  static const auto rules = rows_of_shape<PagePair>();
+  for (const auto& row : rules)
+    if (row.second.step == step) row.second.check(context, a, b, findings);
+}
+
+void check_head(const CheckContext& context, const Page& get, const HttpExchange& head, Findings& findings) {
+  static const auto rules = rows_of_shape<HeadExchange>();
+  for (const auto& row : rules)
+    row.second.check(context, get, head, findings);
+}
+
+void check_options(const CheckContext& context, const HttpExchange& options, Findings& findings) {
+  static const auto rules = rows_of_shape<OptionsExchange>();
+  for (const auto& row : rules)
+    row.second.check(context, options, findings);
+}
+
+}  // namespace entimg::contract

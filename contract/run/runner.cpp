@@ -1,0 +1,328 @@
+// The plan of a run. Quick: a bounded set of pages and probes. Full: the same, plus a walk along
+// `next` over the whole collection. Pages are judged by the page rules as they arrive; the walk
+// rules see them in order.
+#include "entimg/contract/runner.hpp"
+
+#include <algorithm>
+
+#include "coverage.hpp"
+#include "entimg/common/prng.hpp"
+#include "entimg/common/url.hpp"
+#include "fetch_ahead.hpp"
+#include "json_access.hpp"
+#include "links.hpp"
+#include "query.hpp"
+#include "sides.hpp"
+
+namespace entimg::contract {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A limit far beyond any collection that still fits the databases' 64-bit LIMIT arithmetic
+// (DRF on SQLite answers 500 above 2^63; that is the database, not the contract).
+constexpr std::uint64_t kHugeLimit = 4611686018427387904ULL;  // 2^62
+// One page longer than the caps deployments put on limit (max_limit 100, 500, 1000): DRF's paginator has
+// none, so a deployment that silently serves fewer records than asked shows here.
+constexpr std::uint64_t kLongLimit = 1500;
+
+PageQuery query(std::string label, std::optional<std::uint64_t> limit, std::optional<std::uint64_t> offset,
+                common::QueryParams extra = {}) {
+  PageQuery q;
+  q.label = std::move(label);
+  q.params = std::move(extra);
+  if (limit) q.params.emplace_back("limit", std::to_string(*limit));
+  if (offset) q.params.emplace_back("offset", std::to_string(*offset));
+  q.effective_limit = limit.value_or(12);
+  q.effective_offset = offset.value_or(0);
+  return q;
+}
+
+// Probes with values DRF replaces (reference §2.1): the expected window is the replacement.
+PageQuery probe(std::string name, std::string value, std::uint64_t limit, std::uint64_t offset,
+                common::QueryParams extra = {}) {
+  PageQuery q;
+  q.label = name + "=" + value;
+  q.params = std::move(extra);
+  q.params.emplace_back(std::move(name), std::move(value));
+  q.effective_limit = limit;
+  q.effective_offset = offset;
+  return q;
+}
+
+class Run {
+ public:
+  Run(Client& client, const Schemas& schemas, const RunOptions& options)
+      : client_(client), options_(options) {
+    context_.origin = client.origin();
+    if (options.public_url)
+      if (const auto origin = origin_of(*options.public_url)) context_.origin = *origin;
+    context_.collection_path = client.base_path() + "/edw/api/entities-images/";
+    context_.order_key = options.order_key;
+    context_.page_schema = &schemas.page;
+    context_.record_schema = &schemas.record;
+  }
+
+  RunReport execute() {
+    const auto started = Clock::now();
+    RunReport report;
+    report.base_url = client_.origin() + client_.base_path();
+    report.mode = options_.mode;
+    report.seed = options_.seed;
+    if (const std::string fatal = quick(); !fatal.empty()) {
+      report.fatal_error = fatal;
+    } else if (options_.mode == Mode::Full) {
+      walk();
+    }
+    report.requests = client_.requests_sent();
+    report.records_seen = walk_records_;
+    report.count = seen_count_;
+    report.walk_duration = walk_duration_;
+    report.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+    fill_outcomes(report);
+    report.coverage = coverage_.rows();
+    return report;
+  }
+
+ private:
+  std::optional<std::uint64_t> count_of(const Page& page) const {
+    if (!page.json) return std::nullopt;
+    return detail::as_count(detail::member(*page.json, "count"));
+  }
+
+  // The rules that need a page the plan picks, or two answers, are reached through their rows' steps:
+  // the plan knows which answers each step compares, the rows say which rules judge them.
+  void planned_page(PlanStep step, const Page& page) { check_planned(context_, step, page, findings_); }
+  void page_pair(PlanStep step, const Page& a, const Page& b) { check_pair(context_, step, a, b, findings_); }
+
+  // A page of the quick plan, judged alone and, past the first, against the first page's count.
+  Page get(const PageQuery& q) {
+    Page page = detail::fetch_page(client_, context_.collection_path, q);
+    check_page(context_, page, findings_);
+    if (seen_count_)
+      check_against_first(context_, {*seen_count_, first_url_, "the first page"}, page, findings_);
+    coverage_.add(page);
+    return page;
+  }
+
+  // Returns a reason when the deployment cannot be checked at all.
+  std::string quick() {
+    std::optional<Page> first = get(query("first page", std::nullopt, std::nullopt));
+    if (first->exchange.status == 0)
+      return "cannot check " + first->exchange.url + ": " + first->exchange.error;
+    seen_count_ = count_of(*first);
+    first_url_ = first->exchange.url;
+    const std::uint64_t count = seen_count_.value_or(0);
+    planned_page(PlanStep::first_page, *first);
+    detail::SidePlan sides(client_, context_, options_, findings_, coverage_);
+    sides.learn_first_page(*first);
+
+    // With bodies near the 64 MiB cap every page held is a body and its document, so no more than two
+    // are held at once: what needs the whole first page comes first, then the first page goes.
+    page_pair(PlanStep::next_page, *first, get(query("second page", std::nullopt, 12)));
+    page_pair(PlanStep::format_json,
+              get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
+              *first);
+    const HttpExchange head = client_.request("HEAD", detail::path_with_query(context_.collection_path, {}));
+    check_head(context_, *first, head, findings_);
+    coverage_.add(head);
+    first.reset();
+    const HttpExchange options =
+        client_.request("OPTIONS", detail::path_with_query(context_.collection_path, {}));
+    check_options(context_, options, findings_);
+    coverage_.add(options);
+
+    common::Pcg32 rng(options_.seed, 0x51);
+    const std::uint64_t middle = count > 1 ? rng.next_u64() % count : 0;
+    {
+      const Page mid = get(query("random middle page", 12, middle, {{"format", "json"}}));
+      page_pair(PlanStep::refetch, mid,
+                get(query("random middle page again", 12, middle, {{"format", "json"}})));
+    }
+    const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
+    get(query("last page", std::nullopt, last_offset));
+    get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));
+    get(query("long page, above the usual limit caps", kLongLimit, 0));
+    get(query("overflow page", std::nullopt, count + 7));
+
+    const std::uint64_t tail = count > 2 ? count - 2 : 0;
+    std::vector<PageQuery> probes = {probe("limit", "abc", 12, 0), probe("limit", "0", 12, 0),
+                                     probe("limit", "-1", 12, 0)};
+    // Near the end of the collection, so the answer holds two records; without a count that end is
+    // unknown, and the probe would ask for the whole collection in one answer.
+    if (seen_count_)
+      probes.push_back(
+          probe("limit", std::to_string(kHugeLimit), kHugeLimit, tail, {{"offset", std::to_string(tail)}}));
+    else
+      findings_.note("parameter_probe",
+                     "limit=" + std::to_string(kHugeLimit) +
+                         " not asked: the first page gave no count to ask near the end of");
+    for (PageQuery q : {probe("offset", "abc", 12, 0), probe("offset", "-1", 12, 0),
+                        probe("offset", std::to_string(count + 100), 12, count + 100)})
+      probes.push_back(std::move(q));
+    for (const PageQuery& q : probes)
+      planned_page(PlanStep::parameter_probe, get(q));
+    sides.run(seen_count_, first_url_);
+    first_count_ = count;
+    return "";
+  }
+
+  void walk();
+  void walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous, std::uint64_t cap);
+  bool consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous);
+  void fill_outcomes(RunReport& report) const;
+  bool over_byte_cap() const { return options_.byte_cap != 0 && walk_bytes_ >= options_.byte_cap; }
+
+  Client& client_;
+  const RunOptions& options_;
+  CheckContext context_;
+  Findings findings_;
+  detail::Coverage coverage_;
+  std::uint64_t first_count_ = 0;
+  std::optional<std::uint64_t> seen_count_;
+  std::string first_url_;  // the first page's, for count_stable's messages
+  std::uint64_t walk_records_ = 0;
+  std::uint64_t walk_pages_ = 0;
+  std::uint64_t walk_bytes_ = 0;  // bodies read by the walk, against options_.byte_cap
+  Clock::time_point walk_started_;
+  std::chrono::milliseconds walk_duration_{0};
+};
+
+// Judges the page as part of the walk; false when the walk ends on it (WalkChecker::add).
+bool Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous) {
+  findings_.merge(page_findings);
+  coverage_.add(page);
+  const bool go_on = walker.add(page, findings_);
+  if (previous) page_pair(PlanStep::next_page, *previous, page);
+  ++walk_pages_;
+  walk_bytes_ += page.exchange.body.size();
+  walk_records_ = walker.records_seen();
+  if (options_.on_progress)
+    options_.on_progress(
+        {walk_records_, first_count_, walk_pages_,
+         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - walk_started_)});
+  previous = std::move(page);
+  return go_on;
+}
+
+// Follows `next` links one by one (their path and query, always on the base origin: a link to
+// another host is reported by link_origin and never contacted).
+void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous,
+                          std::uint64_t cap) {
+  while (walk_pages_ < cap && !over_byte_cap() && client_.budget_left()) {
+    Page page = detail::fetch_page(client_, context_.collection_path, next);
+    Findings page_findings;
+    check_page(context_, page, page_findings);
+    const auto link = detail::next_link_query(page);
+    if (!consume(std::move(page), std::move(page_findings), walker, previous) || !link) return;
+    next = *link;
+  }
+}
+
+void Run::walk() {
+  walk_started_ = Clock::now();
+  WalkChecker walker(context_);
+  std::optional<Page> previous;
+  const std::uint64_t limit = options_.walk_limit ? options_.walk_limit : 12;
+  const std::uint64_t pages_needed =
+      first_count_ == 0 ? 1 : first_count_ / limit + (first_count_ % limit != 0);
+  const std::uint64_t cap =
+      options_.page_cap ? options_.page_cap : std::min(pages_needed, kMaxWalkPages - 2) + 2;
+  const auto page_query = [&](std::uint64_t index) {
+    const std::optional<std::uint64_t> sent_limit = options_.walk_limit ? std::optional(limit) : std::nullopt;
+    return query("walk page " + std::to_string(index + 1), sent_limit,
+                 index == 0 ? std::nullopt : std::optional(index * limit));
+  };
+
+  if (options_.concurrency <= 1) {
+    walk_sequential(page_query(0), walker, previous, cap);
+  } else {
+    // The offsets of a correct walk are known, so pages are fetched ahead by several threads (and judged
+    // by the page rules there) and consumed in order; each page's `next` is still checked to point at
+    // the following one.
+    const std::uint64_t planned = std::min(pages_needed, cap);
+    std::optional<PageQuery> follow;
+    {
+      detail::FetchAhead ahead(
+          [&](std::uint64_t index) {
+            detail::Fetched item{detail::fetch_page(client_, context_.collection_path, page_query(index)),
+                                 {}};
+            check_page(context_, item.page, item.findings);
+            return item;
+          },
+          options_.concurrency, options_.concurrency * 2, planned);
+      for (std::uint64_t index = 0; index < planned; ++index) {
+        detail::Fetched item = ahead.next();
+        const auto link = detail::next_link_query(item.page);
+        const bool last_planned = index + 1 == planned;
+        const bool link_as_planned = link && !last_planned && link->effective_offset == (index + 1) * limit;
+        if (!consume(std::move(item.page), std::move(item.findings), walker, previous) || !link) break;
+        if (over_byte_cap()) break;
+        if (!link_as_planned) {  // the server's next differs from the plan: follow it from here
+          follow = link;
+          break;
+        }
+      }
+    }  // the fetching threads stop here, before the server's links are followed one by one
+    if (follow) walk_sequential(*follow, walker, previous, cap);
+  }
+  if (!walker.reached_end() && over_byte_cap())
+    walker.finish_at_byte_cap(options_.byte_cap, walk_bytes_, findings_);
+  else
+    walker.finish(cap, findings_);
+  walk_duration_ = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - walk_started_);
+}
+
+void Run::fill_outcomes(RunReport& report) const {
+  for (const Rule& rule : all_rules()) {
+    RuleOutcome outcome;
+    outcome.rule = &rule;
+    const std::string name(rule.name);
+    const auto listed = [&](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    outcome.selected = (options_.only.empty() || listed(options_.only)) && !listed(options_.skip);
+    outcome.checked = findings_.checked(rule.name);
+    // A fault repeated on every page of a long walk would make reports of hundreds of megabytes:
+    // Findings keeps the first ones of each rule and counts the rest.
+    for (const Failure& f : findings_.failures())
+      if (f.rule == rule.name) outcome.failures.push_back(f);
+    const std::uint64_t more = findings_.left_out(rule.name);
+    outcome.failures_found = outcome.failures.size() + more;
+    if (more > 0)
+      outcome.failures.push_back({std::string(rule.name),
+                                  "… and " + std::to_string(more) + " more failures of this rule", "", "",
+                                  std::nullopt});
+    for (const auto& [r, text] : findings_.notes())
+      if (r == rule.name) outcome.notes.push_back(text);
+    report.rules.push_back(std::move(outcome));
+  }
+}
+
+}  // namespace
+
+std::size_t RunReport::passed() const {
+  return static_cast<std::size_t>(
+      std::count_if(rules.begin(), rules.end(), [](const auto& r) { return r.passed(); }));
+}
+std::size_t RunReport::failed() const {
+  return static_cast<std::size_t>(
+      std::count_if(rules.begin(), rules.end(), [](const auto& r) { return r.failed(); }));
+}
+std::size_t RunReport::not_run() const {
+  return static_cast<std::size_t>(
+      std::count_if(rules.begin(), rules.end(), [](const auto& r) { return r.selected && r.checked == 0; }));
+}
+
+Schemas Schemas::load() {
+  const auto dir = common::schema_dir();
+  return {common::SchemaValidator::from_file(dir / "page.schema.json"),
+          common::SchemaValidator::from_file(dir / "image-record.schema.json")};
+}
+
+RunReport run_contract(Client& client, const Schemas& schemas, const RunOptions& options) {
+  RunReport report = Run(client, schemas, options).execute();
+  return report;
+}
+
+}  // namespace entimg::contract
