@@ -1,9 +1,9 @@
-#include <cctype>
 #include <charconv>
 #include <condition_variable>
 #include <iostream>
 #include <thread>
 
+#include "entimg/common/ascii.hpp"
 #include "entimg/contract/monitor.hpp"
 #include "entimg/contract/rules.hpp"
 #include "monitor_server.hpp"
@@ -111,8 +111,7 @@ std::optional<milliseconds> parse_interval(std::string_view text, std::string& w
                                    {"m", 60000},
                                    {"h", 3600000},
                                    {"d", 86400000}})
-      if (text.starts_with(name) &&
-          (text.size() == name.size() || !std::isalpha(static_cast<unsigned char>(text[name.size()])))) {
+      if (text.starts_with(name) && (text.size() == name.size() || !common::ascii_alpha(text[name.size()]))) {
         unit = ms;
         text.remove_prefix(name.size());
         break;

@@ -15,22 +15,17 @@ namespace {
 
 using std::chrono::milliseconds;
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 bool is_host_char(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '.' ||
-         c == '_' || c == '~';
+  return common::ascii_digit(c) || common::ascii_alpha(c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
 bool is_ipv6_char(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' || c == '.';
+  return common::ascii_hex(c) || c == ':' || c == '.';
 }
 
 std::optional<int> parse_port(std::string_view text, bool tls) {
   if (text.empty()) return tls ? 443 : 80;
-  if (text.size() > 5 || !std::all_of(text.begin(), text.end(), is_digit)) return std::nullopt;
+  if (text.size() > 5 || !std::all_of(text.begin(), text.end(), common::ascii_digit)) return std::nullopt;
   int port = 0;
   for (const char c : text)
     port = port * 10 + (c - '0');
@@ -146,7 +141,7 @@ std::optional<milliseconds> parse_retry_after(std::string_view value) {
   while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
     value.remove_suffix(1);
   if (value.empty()) return std::nullopt;
-  if (std::all_of(value.begin(), value.end(), is_digit)) {
+  if (std::all_of(value.begin(), value.end(), common::ascii_digit)) {
     if (value.size() > 9) return milliseconds::max();
     return std::chrono::seconds(std::stol(std::string(value)));
   }
