@@ -27,6 +27,7 @@ set(ENTIMG_MOCK_CORE_SOURCES
   src/placeholder_image.cpp
   src/python_json.cpp
   src/python_number.cpp
+  src/routes.cpp
   src/request_log.cpp
   src/serializer.cpp
   src/service.cpp
