@@ -136,6 +136,36 @@ HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::
   return {200, "image/png", {}, detail::placeholder_png(key, record->id)};
 }
 
+// What Django hands the view: the method, the headers it reads, the body, the query as QueryDict reads it,
+// and the URLs it builds (request.path, get_full_path(), build_absolute_uri()).
+detail::ViewRequest view_request(const HttpRequest& request, const std::string& path,
+                                 std::string_view raw_query, const std::string& host, const User* user) {
+  detail::ViewRequest view;
+  view.method = request.method;  // Django's WSGIRequest upper-cases it: 'get' is served as GET
+  common::ascii_upper_in_place(view.method);
+  view.accept = request.header("Accept");
+  view.authorization = request.header("Authorization");
+  view.content_type = request.header("Content-Type");
+  view.body = request.body;
+  const auto length = request.header("Content-Length");
+  view.has_body = request.header("Transfer-Encoding").has_value() ||
+                  (length && !length->empty() && length->find_first_not_of('0') != std::string::npos);
+  view.user = user;
+  // request.GET is a QueryDict of the query's bytes, read as UTF-8 (get_bytes_from_wsgi), so a raw
+  // UTF-8 byte is part of its character; links come from the latin-1 text (build_absolute_uri).
+  const std::string query = wsgi_query_as_uri(raw_query);
+  view.params = common::parse_query(raw_query);
+  const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
+  view.origin = scheme + "://" + host;
+  view.path = escape_uri_path(path);
+  view.request_path = repercent_broken_utf8(path);
+  // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
+  view.full_path = query.empty() ? view.path : view.path + "?" + common::quote(query, "/#%[]=:;$&()+,!?*@'~");
+  view.url.origin_and_path = view.origin + view.path;
+  view.url.params = common::parse_query(query);
+  return view;
+}
+
 }  // namespace
 
 Service::Service(std::shared_ptr<const Dataset> dataset, std::optional<User> user)
@@ -204,34 +234,12 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
         404, detail::django_error_page("Not Found", "The requested resource was not found on this server."));
   }
 
-  detail::ViewRequest view;
-  view.method = request.method;  // Django's WSGIRequest upper-cases it: 'get' is served as GET
-  common::ascii_upper_in_place(view.method);
-  view.accept = request.header("Accept");
-  view.authorization = request.header("Authorization");
-  view.content_type = request.header("Content-Type");
-  view.body = request.body;
-  const auto length = request.header("Content-Length");
-  view.has_body = request.header("Transfer-Encoding").has_value() ||
-                  (length && !length->empty() && length->find_first_not_of('0') != std::string::npos);
-  view.user = user_ ? &*user_ : nullptr;
-  view.format_suffix = resolved.format_suffix;
-  // request.GET is a QueryDict of the query's bytes, read as UTF-8 (get_bytes_from_wsgi), so a raw
-  // UTF-8 byte is part of its character; links come from the latin-1 text (build_absolute_uri).
-  const std::string query = wsgi_query_as_uri(raw_query);
-  view.params = common::parse_query(raw_query);
-  const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
-  view.origin = scheme + "://" + *host;
-  view.path = escape_uri_path(path);
-  view.request_path = repercent_broken_utf8(path);
-  // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
-  view.full_path = query.empty() ? view.path : view.path + "?" + common::quote(query, "/#%[]=:;$&()+,!?*@'~");
-  view.url.origin_and_path = view.origin + view.path;
-  view.url.params = common::parse_query(query);
+  detail::ViewRequest view = view_request(request, path, raw_query, *host, user_ ? &*user_ : nullptr);
   view.route = resolved.route;
+  view.format_suffix = resolved.format_suffix;
   view.pk = resolved.pk;
-  view.entity_pk =
-      resolved.entity_pk;  // edw's retrieve ignores it; its update() on the nested route reads it
+  // edw's retrieve ignores the entity; its update() on the nested route reads it.
+  view.entity_pk = resolved.entity_pk;
   return resolved.route->view(*dataset_, view);
 }
 
