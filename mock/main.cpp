@@ -28,11 +28,9 @@ int main(int argc, char** argv) {
     // Each line not served, and why: a crash's cut line, or one the mock did not write.
     for (const std::string& reason : live->dropped_reasons())
       std::cerr << "entities-images-mock: dropped " << reason << "\n";
+    ServerOptions server_options = o;  // the command line's server part, as it is
     // A live collection changes with time, so no answer is kept for a repeated request.
-    const std::size_t memo_bytes = o.churn_inserts > 0 || o.churn_deletes > 0 ? 0 : o.memo_bytes;
-    ServerOptions server_options{o.host,       o.port,         o.threads,      o.faults,   o.cors,
-                                 o.log,        o.limits,       o.gzip,         memo_bytes, o.admin,
-                                 o.admin_port, o.journal_size, o.journal_bytes};
+    if (o.churn_inserts > 0 || o.churn_deletes > 0) server_options.memo_bytes = 0;
     MockServer server(std::make_shared<Service>(live, o.user), server_options);
     server.bind();
     std::cout << "listening on " << server.url() << "\n"

@@ -9,7 +9,7 @@ set(ENTIMG_MOCK_CORE_SOURCES
   src/churn.cpp
   src/cors.cpp
   src/failure_pages.cpp
-  src/fault_knobs.cpp
+  src/flags.cpp
   src/fault_statuses.cpp
   src/faults.cpp
   src/file_dataset.cpp
@@ -27,6 +27,7 @@ set(ENTIMG_MOCK_CORE_SOURCES
   src/placeholder_image.cpp
   src/python_json.cpp
   src/python_number.cpp
+  src/routes.cpp
   src/request_log.cpp
   src/serializer.cpp
   src/service.cpp

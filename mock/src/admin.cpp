@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "entimg/common/url.hpp"
-#include "fault_knobs.hpp"
 #include "fault_statuses.hpp"
+#include "flags.hpp"
 
 namespace entimg::mock::detail {
 
@@ -31,7 +31,7 @@ HttpResponse problem(int status, const std::string& detail, std::string allow = 
 
 nlohmann::json faults_json(const FaultOptions& f) {
   nlohmann::json out = nlohmann::json::object();
-  for (const FaultKnob& knob : kFaultKnobs)
+  for (const Flag& knob : kFlags)
     for (const KnobKey& key : knob.keys)
       if (!key.name.empty())
         std::visit([&](auto member) { out[std::string(key.name)] = f.*member; }, key.field);
@@ -52,28 +52,29 @@ std::optional<double> share_of(const nlohmann::json& value) {
 }
 
 // Sets the field of `key` to `value` when the knob's kind takes it; otherwise says what it takes.
-std::string set_fault(const FaultKnob& knob, const KnobKey& key, const nlohmann::json& value,
-                      FaultOptions& f) {
+std::string set_fault(const Flag& knob, const KnobKey& key, const nlohmann::json& value, FaultOptions& f) {
   const std::string name = "'" + std::string(key.name) + "'";
   std::optional<std::uint64_t> whole;
   std::optional<double> share;
   switch (knob.kind) {
-    case KnobKind::latency:
+    case FlagKind::latency:
       if (!(whole = whole_of(value, f.max_delay_ms)))
-        return name + " must be whole " + std::string(knob.unit) + " from 0 to --max-delay (" +
+        return name + " must be whole " + std::string(knob.what) + " from 0 to --max-delay (" +
                std::to_string(f.max_delay_ms) + ")";
       break;
-    case KnobKind::whole:  // 0 is the value at the start: the knob off
-      if (!(whole = whole_of(value, knob.high))) return name + " must be " + knob_range(knob, 0);
+    case FlagKind::whole:  // 0 is the value at the start: the knob off
+      if (!(whole = whole_of(value, knob.high))) return name + " must be " + flag_range(knob, 0);
       break;
-    case KnobKind::share:
+    case FlagKind::share:
       if (!(share = share_of(value))) return name + " must be a number from 0 to 1";
       break;
-    case KnobKind::status:
+    case FlagKind::status:
       whole = whole_of(value, 599);
       if (!whole || !find_fault_status(static_cast<int>(*whole)))
         return name + " must be " + fault_status_choices();
       break;
+    default:  // only the fault knobs have keys
+      return name + " is not a fault option";
   }
   std::visit(
       [&](auto member) {
@@ -85,8 +86,8 @@ std::string set_fault(const FaultKnob& knob, const KnobKey& key, const nlohmann:
 }
 
 // The knob and key PUT /__mock/faults names `name`, or null.
-std::pair<const FaultKnob*, const KnobKey*> put_key(std::string_view name) {
-  for (const FaultKnob& knob : kFaultKnobs)
+std::pair<const Flag*, const KnobKey*> put_key(std::string_view name) {
+  for (const Flag& knob : kFlags)
     for (const KnobKey& key : knob.keys)
       if (knob.in_put && !key.name.empty() && key.name == name) return {&knob, &key};
   return {nullptr, nullptr};

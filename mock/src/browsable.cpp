@@ -213,9 +213,10 @@ void append_urlized(std::string& out, std::string_view text) {
   }
 }
 
-HttpResponse render_browsable(HttpResponse json, const BrowsablePage& page) {
-  std::string html;
-  html.reserve(4096 + json.body.size() * 2);
+namespace {
+
+// From the doctype to the breadcrumbs.
+void append_page_head(std::string& html, const BrowsablePage& page) {
   html +=
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"robots\" content=\"NONE,NOARCHIVE\">\n<link rel=\"icon\" href=\"data:,\">\n<title>";
@@ -232,6 +233,10 @@ HttpResponse render_browsable(HttpResponse json, const BrowsablePage& page) {
     append_link(html, page.breadcrumbs[i].second, page.breadcrumbs[i].first);
     html += "</li>\n";
   }
+}
+
+// The filters, the GET button, the format switcher and the view's name.
+void append_request_form(std::string& html, const BrowsablePage& page) {
   html += "</ul>\n<div class=\"request-form\">\n";
   if (page.entity_filter) {
     html +=
@@ -250,27 +255,30 @@ HttpResponse render_browsable(HttpResponse json, const BrowsablePage& page) {
   html += "</li>\n</ul></details>\n</div>\n<h1>";
   append_html_escaped(html, page.name);
   html += "</h1>\n";
+}
 
-  if (page.pagination) {
-    const PageControls& p = *page.pagination;
-    html += "<nav class=\"pagination-nav\" aria-label=\"pages\"><ul class=\"pagination\">\n";
-    html += p.previous ? "<li>" : "<li class=\"disabled\">";
-    append_link(html, p.previous.value_or("#"), "&laquo;", " aria-label=\"Previous\"", true);
-    html += "</li>\n";
-    for (const auto& link : p.pages) {
-      if (!link) {
-        html += "<li class=\"disabled\"><a href=\"#\">&hellip;</a></li>\n";
-        continue;
-      }
-      html += link->active ? "<li class=\"active\">" : "<li>";
-      append_link(html, link->url, std::to_string(link->number));
-      html += "</li>\n";
+// The page-number controls of a list.
+void append_pagination(std::string& html, const PageControls& p) {
+  html += "<nav class=\"pagination-nav\" aria-label=\"pages\"><ul class=\"pagination\">\n";
+  html += p.previous ? "<li>" : "<li class=\"disabled\">";
+  append_link(html, p.previous.value_or("#"), "&laquo;", " aria-label=\"Previous\"", true);
+  html += "</li>\n";
+  for (const auto& link : p.pages) {
+    if (!link) {
+      html += "<li class=\"disabled\"><a href=\"#\">&hellip;</a></li>\n";
+      continue;
     }
-    html += p.next ? "<li>" : "<li class=\"disabled\">";
-    append_link(html, p.next.value_or("#"), "&raquo;", " aria-label=\"Next\"", true);
-    html += "</li>\n</ul></nav>\n";
+    html += link->active ? "<li class=\"active\">" : "<li>";
+    append_link(html, link->url, std::to_string(link->number));
+    html += "</li>\n";
   }
+  html += p.next ? "<li>" : "<li class=\"disabled\">";
+  append_link(html, p.next.value_or("#"), "&raquo;", " aria-label=\"Next\"", true);
+  html += "</li>\n</ul></nav>\n";
+}
 
+// The request line, then the answer's status, headers and JSON with its URLs as links.
+void append_request_and_response(std::string& html, const BrowsablePage& page, const HttpResponse& json) {
   html += "<div class=\"request-info\" aria-label=\"request info\"><pre class=\"prettyprint\"><b>";
   append_html_escaped(html, page.method);
   html += "</b> ";
@@ -296,20 +304,33 @@ HttpResponse render_browsable(HttpResponse json, const BrowsablePage& page) {
   html += "\n\n</span>";
   append_urlized(html, json.body);
   html += "</pre></div>\n";
+}
 
-  if (page.upload_form) {
-    html +=
-        "<h2>Upload an image</h2>\n<form class=\"upload\" method=\"post\" enctype=\"multipart/form-data\" "
-        "action=\"";
-    append_html_escaped(html, page.form_action);
-    html +=
-        "\">\n<p><label for=\"id_image\">Image</label> <input type=\"file\" name=\"image\" id=\"id_image\" "
-        "required></p>\n<p><label for=\"id_entity_post\">Entity</label> <input type=\"number\" "
-        "name=\"entity\" id=\"id_entity_post\" required></p>\n<p><label for=\"id_order\">Order</label> "
-        "<input type=\"number\" name=\"order\" id=\"id_order\" min=\"-32768\" max=\"32767\"></p>\n"
-        "<p><label for=\"id_key\">Key</label> <input type=\"number\" name=\"key\" id=\"id_key\"></p>\n"
-        "<p><button type=\"submit\" class=\"btn\">POST</button></p>\n</form>\n";
-  }
+// For a user allowed to POST: the upload form.
+void append_upload_form(std::string& html, const BrowsablePage& page) {
+  html +=
+      "<h2>Upload an image</h2>\n<form class=\"upload\" method=\"post\" enctype=\"multipart/form-data\" "
+      "action=\"";
+  append_html_escaped(html, page.form_action);
+  html +=
+      "\">\n<p><label for=\"id_image\">Image</label> <input type=\"file\" name=\"image\" id=\"id_image\" "
+      "required></p>\n<p><label for=\"id_entity_post\">Entity</label> <input type=\"number\" "
+      "name=\"entity\" id=\"id_entity_post\" required></p>\n<p><label for=\"id_order\">Order</label> "
+      "<input type=\"number\" name=\"order\" id=\"id_order\" min=\"-32768\" max=\"32767\"></p>\n"
+      "<p><label for=\"id_key\">Key</label> <input type=\"number\" name=\"key\" id=\"id_key\"></p>\n"
+      "<p><button type=\"submit\" class=\"btn\">POST</button></p>\n</form>\n";
+}
+
+}  // namespace
+
+HttpResponse render_browsable(HttpResponse json, const BrowsablePage& page) {
+  std::string html;
+  html.reserve(4096 + json.body.size() * 2);
+  append_page_head(html, page);
+  append_request_form(html, page);
+  if (page.pagination) append_pagination(html, *page.pagination);
+  append_request_and_response(html, page, json);
+  if (page.upload_form) append_upload_form(html, page);
   html += "</main>\n</body>\n</html>\n";
 
   json.content_type = "text/html; charset=utf-8";

@@ -6,7 +6,9 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <variant>
 
 #include <CLI/CLI.hpp>
@@ -14,17 +16,16 @@
 
 #include "entimg/common/cli.hpp"
 #include "entimg/common/version.hpp"
-#include "fault_knobs.hpp"
 #include "fault_statuses.hpp"
+#include "flags.hpp"
 
 namespace entimg::mock {
 namespace {
 
-constexpr std::uint64_t kMaxRecords = 1'000'000'000'000ULL;  // ids stay far inside 64 bits
-
 using common::cli::digits;
 using common::cli::needs;
 using common::cli::whole_number;
+using detail::flag_range;
 
 CLI::Validator share() {
   return needs("a share from 0 to 1", [](std::string& text) {
@@ -117,138 +118,14 @@ class JsonConfig : public CLI::Config {
   const CLI::App& app_;
 };
 
-// --churn INSERTS:DELETES: a live collection.
-CLI::Option* add_churn(CLI::App& app, Options& o) {
-  return app
-      .add_option_function<std::string>(
-          "--churn",
-          [&o](const std::string& text) {
-            const std::size_t colon = text.find(':');
-            o.churn_inserts = static_cast<std::uint32_t>(*digits(text.substr(0, colon), 100000));
-            o.churn_deletes = static_cast<std::uint32_t>(*digits(text.substr(colon + 1), 100000));
-          },
-          "a live collection: this many records inserted and deleted a minute\n"
-          "(seeded by --seed; X-Mock-Time: MS replays a moment; not with --user)")
-      ->type_name("INSERTS:DELETES")
-      ->check(needs("INSERTS:DELETES a minute, each a whole number up to 100000, not both 0 (e.g. 30:10)",
-                    [](std::string& text) {
-                      const std::size_t colon = text.find(':');
-                      if (colon == std::string::npos) return false;
-                      const auto in = digits(std::string_view(text).substr(0, colon), 100000);
-                      const auto out = digits(std::string_view(text).substr(colon + 1), 100000);
-                      return in && out && (*in > 0 || *out > 0);
-                    }));
-}
-
-void declare_serving(CLI::App& app, Options& o) {
-  app.add_option("--host", o.host, "address to listen on")
-      ->type_name("ADDR")
-      ->capture_default_str()
-      ->check(not_empty("an address"));
-  app.add_option("--port", o.port, "port to listen on; 0 picks a free one")
-      ->type_name("N")
-      ->capture_default_str()
-      ->transform(whole_number(0, 65535, "a port number from 0 to 65535"));
-  CLI::Option* records =
-      app.add_option("--records", o.records, "size of the generated collection")
-          ->type_name("N")
-          ->capture_default_str()
-          ->transform(whole_number(0, kMaxRecords, "a whole number from 0 to 1000000000000"));
-  app.add_option("--seed", o.seed, "seed of the generated collection and of the faults below")
-      ->type_name("S")
-      ->capture_default_str()
-      ->transform(
-          whole_number(0, std::numeric_limits<std::uint64_t>::max(), "a whole number from 0 to 2^64-1"));
-  app.add_option("--dataset", o.dataset,
-                 "serve the records of PATH instead: a JSON Lines file, a JSON array, or\n"
-                 "a snapshot directory written by `entities-images-contract record`")
-      ->type_name("PATH")
-      ->check(not_empty("a file or a snapshot directory"))
-      ->excludes(records);
-  CLI::Option* churn = add_churn(app, o);
-  app.add_option("--threads", o.threads,
-                 "worker threads that compute answers; 0 is one per core plus two\n"
-                 "(idle connections, slow clients and delays hold none)")
-      ->type_name("N")
-      ->capture_default_str()
-      ->transform(whole_number(0, 4096, "a whole number from 0 to 4096"));
-  CLI::Option* user_option =
-      app.add_option_function<std::string>(
-             "--user", [&o](const std::string& text) { o.user = user_of(text); },
-             "a user HTTP Basic authenticates, as DRF's BasicAuthentication does:\n"
-             "OPTIONS then lists POST's fields, PUT/PATCH/DELETE get 405, wrong\n"
-             "credentials 403; the user's multipart POST (image, entity, order, key)\n"
-             "creates a record (201)")
-          ->type_name("NAME:PASSWORD")
-          ->check(CLI::Validator(  // never echoes the password
-              [](std::string& text) { return user_of(text) ? std::string() : "needs NAME:PASSWORD"; }, ""));
-  user_option->excludes(churn);
-  app.add_option("--state", o.state,
-                 "keep uploaded records and files in DIR across restarts: each is on\n"
-                 "disk before its 201 (default: in memory, gone when the mock stops)")
-      ->type_name("DIR")
-      ->check(not_empty("a directory"));
-}
-
-// Each limit a request and a connection must keep: its flag, its help, its range (docs/mock.md).
-void declare_limits(CLI::App& app, ConnectionLimits& l, std::size_t& memo_bytes) {
-  const auto size = [&app](const char* flag, auto& field, const char* help, std::uint64_t low,
-                           std::uint64_t high) {
-    app.add_option(flag, field, help)
-        ->type_name("BYTES")
-        ->capture_default_str()
-        ->transform(whole_number(
-            low, high, "a size in bytes from " + std::to_string(low) + " to " + std::to_string(high)));
-  };
-  const auto millis = [&app](const char* flag, std::uint32_t& field, const char* help) {
-    app.add_option(flag, field, help)
-        ->type_name("MS")
-        ->capture_default_str()
-        ->transform(whole_number(1, 86'400'000, "milliseconds from 1 to 86400000"));
-  };
-  size("--max-body", l.max_body, "answer a request body above this size 413, as nginx does", 1,
-       std::uint64_t{1} << 40);
-  size("--max-request-line", l.max_request_line, "answer a longer request line 414, as nginx does", 64,
-       1 << 20);
-  size("--max-header-line", l.max_header_line, "answer a longer header line 431, as gunicorn does", 64,
-       1 << 20);
-  app.add_option("--max-headers", l.max_headers, "answer a request with more header lines 431")
-      ->type_name("N")
-      ->capture_default_str()
-      ->transform(whole_number(1, 100000, "a whole number from 1 to 100000"));
-  size("--max-head", l.max_head, "answer a longer request head (line and headers) 431", 256, 1 << 24);
-  size("--max-chunk-line", l.max_chunk_line, "answer a longer chunk-size line of a chunked body 400", 16,
-       1 << 20);
-  millis("--head-timeout", l.head_timeout_ms,
-         "answer 408 and close when a head is not whole this long after its\n"
-         "first byte, or a body pauses as long; a connection that sends nothing\n"
-         "is closed after it");
-  millis("--keep-alive-timeout", l.keep_alive_timeout_ms, "close a keep-alive connection idle this long");
-  millis("--send-timeout", l.send_timeout_ms,
-         "close a connection whose client takes no byte of its answer this long");
-  app.add_option("--max-connections", l.max_connections,
-                 "answer a connection beyond this many open ones 503 and close it\n"
-                 "(at most the open-file limit allows)")
-      ->type_name("N")
-      ->capture_default_str()
-      ->transform(whole_number(1, 1'000'000, "a whole number from 1 to 1000000"));
-  size("--memo-bytes", memo_bytes,
-       "keep answers to GET/HEAD requests asked again (equal target and headers,\n"
-       "unchanged data) up to this many bytes; 0 computes every answer",
-       0, std::uint64_t{1} << 32);
-}
-
-// --latency MS[:JITTER]: two fields from one value.
-CLI::Option* add_latency(CLI::App& app, const detail::FaultKnob& knob, FaultOptions& faults) {
-  return app
-      .add_option_function<std::string>(
-          std::string(knob.flag),
-          [&faults](const std::string& text) {
-            std::tie(faults.latency_ms, faults.jitter_ms) = *latency_of(text);
-          },
-          std::string(knob.help))
-      ->check(needs("MS or MS:JITTER, " + std::string(knob.unit) + " up to " + std::to_string(knob.high),
-                    [](std::string& text) { return latency_of(text).has_value(); }));
+// "INSERTS:DELETES", each up to kMaxChurn, not both 0.
+std::optional<std::pair<std::uint32_t, std::uint32_t>> churn_of(std::string_view text) {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const auto in = digits(text.substr(0, colon), detail::kMaxChurn);
+  const auto out = digits(text.substr(colon + 1), detail::kMaxChurn);
+  if (!in || !out || (*in == 0 && *out == 0)) return std::nullopt;
+  return std::pair{static_cast<std::uint32_t>(*in), static_cast<std::uint32_t>(*out)};
 }
 
 CLI::Validator fail_status_check() {
@@ -259,67 +136,83 @@ CLI::Validator fail_status_check() {
       "");
 }
 
-// Each fault knob as detail::kFaultKnobs declares it: its flag, help and range.
-void declare_faults(CLI::App& app, FaultOptions& faults) {
-  for (const detail::FaultKnob& knob : detail::kFaultKnobs) {
-    std::string help(knob.help);
-    if (knob.kind == detail::KnobKind::status)
+// The option of a flag whose value goes to a member of Options (its field, or a fault knob's first key).
+CLI::Option* add_value(CLI::App& app, const detail::Flag& flag, Options& o, const std::string& help) {
+  const std::string name(flag.name);
+  if (std::holds_alternative<std::monostate>(flag.field))
+    return std::visit([&](auto member) { return app.add_option(name, o.faults.*member, help); },
+                      flag.keys[0].field);
+  return std::visit(
+      [&](auto get) -> CLI::Option* {
+        if constexpr (std::is_same_v<decltype(get), std::monostate>)
+          return nullptr;  // handled above
+        else if constexpr (std::is_same_v<decltype(get(o)), bool&>)
+          return app.add_flag(name, get(o), help);
+        else
+          return app.add_option(name, get(o), help);
+      },
+      flag.field);
+}
+
+// The option of one row, read and checked as its kind says.
+CLI::Option* add_flag(CLI::App& app, const detail::Flag& flag, Options& o) {
+  using detail::FlagKind;
+  const std::string name(flag.name), what(flag.what);
+  std::string help(flag.help);
+  switch (flag.kind) {
+    case FlagKind::whole:
+      return add_value(app, flag, o, help)
+          ->transform(whole_number(flag.low, flag.high, flag_range(flag, flag.low)));
+    case FlagKind::share:
+      return add_value(app, flag, o, help)->check(share());
+    case FlagKind::status:
       help = detail::fault_status_choices() + " (" + detail::retry_after_statuses() + " carry Retry-After)";
-    CLI::Option* option =
-        knob.kind == detail::KnobKind::latency
-            ? add_latency(app, knob, faults)
-            : std::visit(
-                  [&](auto member) { return app.add_option(std::string(knob.flag), faults.*member, help); },
-                  knob.keys[0].field);
-    option->type_name(std::string(knob.type_name));
-    if (knob.shows_default) option->capture_default_str();
-    if (knob.kind == detail::KnobKind::whole)
-      option->transform(whole_number(knob.low, knob.high, detail::knob_range(knob, knob.low)));
-    if (knob.kind == detail::KnobKind::share) option->check(share());
-    if (knob.kind == detail::KnobKind::status) option->check(fail_status_check());
+      return add_value(app, flag, o, help)->check(fail_status_check());
+    case FlagKind::text:
+      return add_value(app, flag, o, help)->check(not_empty(what));
+    case FlagKind::origins:
+      return add_value(app, flag, o, help)->allow_extra_args(false)->check(needs(what, is_origin));
+    case FlagKind::flag:
+      return add_value(app, flag, o, help);
+    case FlagKind::latency:  // two fields from one value
+      return app
+          .add_option_function<std::string>(
+              name,
+              [&o](const std::string& text) {
+                std::tie(o.faults.latency_ms, o.faults.jitter_ms) = *latency_of(text);
+              },
+              help)
+          ->check(needs("MS or MS:JITTER, " + what + " up to " + std::to_string(flag.high),
+                        [](std::string& text) { return latency_of(text).has_value(); }));
+    case FlagKind::log:
+      return app.add_flag_callback(
+          name, [&o, format = flag.log_format] { o.log = format; }, help);
+    case FlagKind::user:
+      return app
+          .add_option_function<std::string>(
+              name, [&o](const std::string& text) { o.user = user_of(text); }, help)
+          ->check(CLI::Validator(  // never echoes the password
+              [](std::string& text) { return user_of(text) ? std::string() : "needs NAME:PASSWORD"; }, ""));
+    case FlagKind::churn:
+      return app
+          .add_option_function<std::string>(
+              name,
+              [&o](const std::string& text) { std::tie(o.churn_inserts, o.churn_deletes) = *churn_of(text); },
+              help)
+          ->check(needs("INSERTS:DELETES a minute, each a whole number up to " + std::to_string(flag.high) +
+                            ", not both 0 (e.g. 30:10)",
+                        [](std::string& text) { return churn_of(text).has_value(); }));
+    case FlagKind::config:
+      return app.set_config(name, "", help)->each([&o](const std::string& file) {
+        o.config = std::filesystem::path(file);
+      });
+    case FlagKind::help:
+      return app.set_help_flag(name, help);
   }
+  throw std::logic_error("flag " + name + " of no kind");
 }
 
-void declare_browsers_and_logs(CLI::App& app, Options& o) {
-  app.add_option("--cors", o.cors.origins,
-                 "allow this origin (repeatable) or '*' any, as django-cors-headers would")
-      ->type_name("ORIGIN")
-      ->allow_extra_args(false)
-      ->check(needs("'*' or an origin such as http://localhost:3000 (no path)", is_origin));
-  app.add_flag("--gzip", o.gzip,
-               "gzip answers for clients that accept it, as Django's GZipMiddleware does\n"
-               "(with Vary: Accept-Encoding); without it nothing is compressed, as with DRF");
-  app.add_flag("--admin", o.admin,
-               "serve the admin routes under /__mock/: the request journal\n"
-               "(GET/DELETE /__mock/requests, GET /__mock/requests/count), POST\n"
-               "/__mock/reset, GET/PUT /__mock/faults (docs/mock.md)");
-  app.add_option_function<int>(
-         "--admin-port",
-         [&o](int port) {
-           o.admin_port = port;
-           o.admin = true;
-         },
-         "serve the admin routes on this port instead (0 picks a free one);\nimplies --admin")
-      ->type_name("N")
-      ->transform(whole_number(0, 65535, "a port number from 0 to 65535"));
-  app.add_option("--journal-size", o.journal_size, "the number of requests the journal keeps, the latest")
-      ->type_name("N")
-      ->capture_default_str()
-      ->transform(whole_number(1, 10'000'000, "a whole number from 1 to 10000000"));
-  app.add_option("--journal-bytes", o.journal_bytes,
-                 "and at most this many bytes of them (an entry counts as its JSON;\n"
-                 "of a body it keeps the first 16 KiB, its length and sha256)")
-      ->type_name("BYTES")
-      ->capture_default_str()
-      ->transform(whole_number(65536, std::uint64_t{1} << 34, "a size in bytes from 65536 to 17179869184"));
-  CLI::Option* quiet = app.add_flag_callback(
-      "--quiet", [&o] { o.log = LogFormat::none; }, "no request log (default: one line a request on stderr)");
-  app.add_flag_callback(
-         "--log-json", [&o] { o.log = LogFormat::json; }, "the request log as JSON lines")
-      ->excludes(quiet);
-}
-
-// The whole command line: each option once, with its help and its check.
+// The whole command line: each row of detail::kFlags once, with its help and its check.
 void declare_options(CLI::App& app, Options& o) {
   app.name("entities-images-mock");
   app.description("Serves GET /edw/api/entities-images/ as django-edw on Django REST Framework does.");
@@ -328,24 +221,18 @@ void declare_options(CLI::App& app, Options& o) {
       "at a time (docs/mock.md). When ready it prints \"listening on http://ADDR:PORT\".\n"
       "SIGINT or SIGTERM stops it. Exit: 0 stopped, 1 a dataset or port it cannot use, 2 usage.");
   app.get_formatter()->column_width(34);
-  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->group("Serving");
-  declare_serving(app, o);
-  app.option_defaults()->group("Limits (as nginx and gunicorn bound requests)");
-  declare_limits(app, o.limits, o.memo_bytes);
-  app.option_defaults()->group("Latency and faults");
-  declare_faults(app, o.faults);
-  app.option_defaults()->group("Browsers and logs");
-  declare_browsers_and_logs(app, o);
-  app.option_defaults()->group("Options");
-  app.set_config("--config", "",
-                 "read flags from a JSON object, e.g. {\"port\": 8000, \"cors\":\n"
-                 "[\"http://localhost:3000\"], \"latency\": \"200:50\", \"quiet\": true};\n"
-                 "flags on the command line win")
-      ->type_name("FILE")
-      ->each([&o](const std::string& file) { o.config = std::filesystem::path(file); });
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  for (const detail::Flag& flag : detail::kFlags) {
+    CLI::Option* option = add_flag(app, flag, o);
+    option->group(std::string(flag.group));
+    if (!flag.type_name.empty()) option->type_name(std::string(flag.type_name));
+    if (flag.shows_default) option->capture_default_str();
+    if (!flag.in_config) option->configurable(false);
+  }
+  for (const detail::Flag& flag : detail::kFlags)
+    if (!flag.excludes.empty())
+      app.get_option(std::string(flag.name))->excludes(app.get_option(std::string(flag.excludes)));
   app.config_formatter(std::make_shared<JsonConfig>(app));
-  app.set_help_flag("-h,--help", "print this help and exit");
-  app.add_flag("--version", o.version, "print the version and exit")->configurable(false);
   common::cli::flags_take_no_value(app);
 }
 
@@ -386,7 +273,8 @@ ParsedOptions parse_command_line(const std::vector<std::string_view>& args) {
   } catch (const CLI::ParseError& e) {
     parsed.error = error_line(app, e);
   }
-  parsed.options.faults.seed = parsed.options.seed;  // --seed draws the faults too
+  parsed.options.faults.seed = parsed.options.seed;                 // --seed draws the faults too
+  if (parsed.options.admin_port >= 0) parsed.options.admin = true;  // --admin-port implies --admin
   const FaultOptions& f = parsed.options.faults;
   if (parsed.error.empty() && std::uint64_t{f.latency_ms} + f.jitter_ms > f.max_delay_ms)
     parsed.error = "option --latency adds up to " +

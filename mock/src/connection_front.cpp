@@ -197,6 +197,15 @@ struct ConnectionFront::State {
   void accept_all();
   void claimed(const std::shared_ptr<Conn>& conn, std::uint32_t events);
   void serve(Conn& c, std::uint32_t events);
+  // serve()'s steps, in order.
+  enum class Turn { next_step, again, stop };  ///< go on to the next step, start the round again, stop
+  Turn drain_lingering(Conn& c, TimePoint now, std::vector<char>& chunk);
+  Turn write_queued(Conn& c, TimePoint now);
+  Turn begin_close(Conn& c, TimePoint now);
+  Turn answer_delayed(Conn& c, TimePoint& now);
+  Turn advance_request(Conn& c, TimePoint& now, bool& in_body);
+  Turn keep_time(Conn& c, TimePoint now, bool in_body);
+  Turn read_more(Conn& c, TimePoint now, std::vector<char>& chunk);
   void close_conn(Conn& c);
   void answer(Conn& c, HttpRequest& request, const Plan& plan, int minor, bool keep_alive,
               TimePoint admitted);
@@ -540,133 +549,174 @@ void ConnectionFront::State::serve(Conn& c, std::uint32_t events) {
     c.maybe_more = true;  // the end of the stream is there to be read
     c.hung_up = true;
   }
+  // Each step hands on to the next, starts the round again, or stops (closed, or c.next_deadline set).
   for (;;) {
-    if (c.lingering) {
-      for (std::size_t reads = 0;; ++reads) {
-        if (reads == kLingerReadsPerTurn) {  // more later: the timer brings it back at once
-          c.next_deadline = now;
-          return;
-        }
-        const ssize_t n = recv(c.fd, chunk.data(), chunk.size(), 0);
-        if (n > 0 && now < c.linger_end) {
-          c.linger_until = std::min(now + kLingerTime, c.linger_end);
-          continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && now < c.linger_until) {
-          c.next_deadline = c.linger_until;
-          return;
-        }
-        return close_conn(c);
-      }
-    }
-    if (c.writing()) {
-      const Flush result = flush(c, now);
-      if (result == Flush::failed) return close_conn(c);
-      if (result == Flush::blocked || result == Flush::tick) {
-        if (now - c.last_progress >= Millis(options.limits.send_timeout_ms)) return close_conn(c);
-        c.next_deadline =
-            result == Flush::tick ? c.next_tick : c.last_progress + Millis(options.limits.send_timeout_ms);
-        return;
-      }
-      c.idle_since = now;
-    }
-    if (c.close_after) {
-      // Bytes the client sent that nobody read would turn the close into a reset, which can destroy
-      // the answer before the client reads it: shut the sending side, then drain for a while.
-      if (c.in.empty() && !c.parser.started() && !c.maybe_more) return close_conn(c);
-      shutdown(c.fd, SHUT_WR);
-      c.lingering = true;
-      c.linger_until = now + kLingerTime;
-      c.linger_end = now + kLingerMax;
-      std::string().swap(c.in);
-      continue;
-    }
-    if (c.pending) {
-      // A delay ends at its time, or when the client shuts its side (it left, or it waits for the
-      // answer of a half-closed request: either way there is nothing more to wait for).
-      if (now < c.delay_until && !c.peer_eof && !c.hung_up) {
-        c.next_deadline = c.delay_until;
-        return;
-      }
-      HttpRequest request = std::move(*c.pending);
-      c.pending.reset();
-      answer(c, request, c.pending_plan, c.pending_minor, c.pending_keep_alive, c.admitted_at);
-      if (c.closed) return;
-      now = Clock::now();
-      continue;
-    }
-    const RequestParser::State state = c.parser.advance(c.in);
-    if (c.parser.started() && !c.timing) {
-      c.timing = true;
-      c.request_began = c.last_read = now;
-    }
-    if (state == RequestParser::State::failed) {
-      const ParseError& error = c.parser.error();
-      c.out_head = refusal(error.status, error.message);
-      c.head_sent = 0;
-      c.close_after = true;
-      continue;
-    }
-    if (c.parser.wants_continue() && !c.continue_sent) {
-      c.continue_sent = true;
-      c.out_head = "HTTP/1.1 100 Continue\r\n\r\n";
-      c.head_sent = 0;
-      continue;
-    }
-    if (state == RequestParser::State::complete) {
-      std::size_t consumed = 0;
-      ParsedRequest parsed = c.parser.take(consumed);
-      c.in.erase(0, consumed);
-      if (c.in.empty() && c.in.capacity() > 4096) std::string().swap(c.in);
-      c.timing = c.continue_sent = false;
-      admit(c, std::move(parsed));
-      if (c.closed) return;
-      now = Clock::now();
-      continue;
-    }
-    // The request is not whole yet: check its clock, then read.
-    const bool in_body = state == RequestParser::State::body;
-    if (c.timing &&
-        (in_body ? now - c.last_read : now - c.request_began) >= Millis(options.limits.head_timeout_ms)) {
-      c.out_head =
-          refusal(408, std::string(in_body ? "the body paused" : "the request head took") + " longer than " +
-                           std::to_string(options.limits.head_timeout_ms) + " ms (--head-timeout)");
-      c.head_sent = 0;
-      c.close_after = true;
-      continue;
-    }
-    // A connection that never sent a byte may wait as long as a head may take (nginx's
-    // client_header_timeout runs from the accept); one that did, as long as keep-alive allows.
-    const Millis idle_limit = c.last_read == TimePoint{} ? Millis(options.limits.head_timeout_ms)
-                                                         : Millis(options.limits.keep_alive_timeout_ms);
-    if (!c.timing && now - c.idle_since >= idle_limit) return close_conn(c);
-    if (c.peer_eof) return close_conn(c);  // the client is done: answered all it sent, or left mid-request
-    if (!c.maybe_more) {
-      c.next_deadline = !c.timing ? c.idle_since + idle_limit
-                        : in_body ? c.last_read + Millis(options.limits.head_timeout_ms)
-                                  : c.request_began + Millis(options.limits.head_timeout_ms);
-      return;
+    bool in_body = false;
+    Turn turn = drain_lingering(c, now, chunk);
+    if (turn == Turn::next_step) turn = write_queued(c, now);
+    if (turn == Turn::next_step) turn = begin_close(c, now);
+    if (turn == Turn::next_step) turn = answer_delayed(c, now);
+    if (turn == Turn::next_step) turn = advance_request(c, now, in_body);
+    if (turn == Turn::next_step) turn = keep_time(c, now, in_body);
+    if (turn == Turn::next_step) turn = read_more(c, now, chunk);
+    if (turn == Turn::stop) return;
+  }
+}
+
+// After the last answer of a connection: read and drop what still comes, for a while, then close.
+ConnectionFront::State::Turn ConnectionFront::State::drain_lingering(Conn& c, TimePoint now,
+                                                                     std::vector<char>& chunk) {
+  if (!c.lingering) return Turn::next_step;
+  for (std::size_t reads = 0;; ++reads) {
+    if (reads == kLingerReadsPerTurn) {  // more later: the timer brings it back at once
+      c.next_deadline = now;
+      return Turn::stop;
     }
     const ssize_t n = recv(c.fd, chunk.data(), chunk.size(), 0);
-    if (n > 0) {
-      c.in.append(chunk.data(), static_cast<std::size_t>(n));
-      c.maybe_more = static_cast<std::size_t>(n) == chunk.size() || c.hung_up;  // read on to the end
-      c.last_read = now;
+    if (n > 0 && now < c.linger_end) {
+      c.linger_until = std::min(now + kLingerTime, c.linger_end);
       continue;
     }
-    if (n == 0) {
-      c.peer_eof = true;
-      c.maybe_more = false;
-      continue;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && now < c.linger_until) {
+      c.next_deadline = c.linger_until;
+      return Turn::stop;
     }
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      c.maybe_more = false;
-      continue;
-    }
-    return close_conn(c);
+    close_conn(c);
+    return Turn::stop;
   }
+}
+
+// Sends what is queued; a client that takes none of it for --send-timeout is closed.
+ConnectionFront::State::Turn ConnectionFront::State::write_queued(Conn& c, TimePoint now) {
+  if (!c.writing()) return Turn::next_step;
+  const Flush result = flush(c, now);
+  if (result == Flush::failed) return close_conn(c), Turn::stop;
+  if (result == Flush::blocked || result == Flush::tick) {
+    if (now - c.last_progress >= Millis(options.limits.send_timeout_ms)) return close_conn(c), Turn::stop;
+    c.next_deadline =
+        result == Flush::tick ? c.next_tick : c.last_progress + Millis(options.limits.send_timeout_ms);
+    return Turn::stop;
+  }
+  c.idle_since = now;
+  return Turn::next_step;
+}
+
+// Once the last answer is out: close, or shut the sending side and linger.
+ConnectionFront::State::Turn ConnectionFront::State::begin_close(Conn& c, TimePoint now) {
+  if (!c.close_after) return Turn::next_step;
+  // Bytes the client sent that nobody read would turn the close into a reset, which can destroy
+  // the answer before the client reads it: shut the sending side, then drain for a while.
+  if (c.in.empty() && !c.parser.started() && !c.maybe_more) return close_conn(c), Turn::stop;
+  shutdown(c.fd, SHUT_WR);
+  c.lingering = true;
+  c.linger_until = now + kLingerTime;
+  c.linger_end = now + kLingerMax;
+  std::string().swap(c.in);
+  return Turn::again;
+}
+
+// A request admitted with a delay: answered when the delay is over.
+ConnectionFront::State::Turn ConnectionFront::State::answer_delayed(Conn& c, TimePoint& now) {
+  if (!c.pending) return Turn::next_step;
+  // A delay ends at its time, or when the client shuts its side (it left, or it waits for the
+  // answer of a half-closed request: either way there is nothing more to wait for).
+  if (now < c.delay_until && !c.peer_eof && !c.hung_up) {
+    c.next_deadline = c.delay_until;
+    return Turn::stop;
+  }
+  HttpRequest request = std::move(*c.pending);
+  c.pending.reset();
+  answer(c, request, c.pending_plan, c.pending_minor, c.pending_keep_alive, c.admitted_at);
+  if (c.closed) return Turn::stop;
+  now = Clock::now();
+  return Turn::again;
+}
+
+// Parses what came: a refusal, a 100 Continue, or a whole request admitted.
+ConnectionFront::State::Turn ConnectionFront::State::advance_request(Conn& c, TimePoint& now, bool& in_body) {
+  const RequestParser::State state = c.parser.advance(c.in);
+  if (c.parser.started() && !c.timing) {
+    c.timing = true;
+    c.request_began = c.last_read = now;
+  }
+  if (state == RequestParser::State::failed) {
+    const ParseError& error = c.parser.error();
+    c.out_head = refusal(error.status, error.message);
+    c.head_sent = 0;
+    c.close_after = true;
+    return Turn::again;
+  }
+  if (c.parser.wants_continue() && !c.continue_sent) {
+    c.continue_sent = true;
+    c.out_head = "HTTP/1.1 100 Continue\r\n\r\n";
+    c.head_sent = 0;
+    return Turn::again;
+  }
+  if (state == RequestParser::State::complete) {
+    std::size_t consumed = 0;
+    ParsedRequest parsed = c.parser.take(consumed);
+    c.in.erase(0, consumed);
+    if (c.in.empty() && c.in.capacity() > 4096) std::string().swap(c.in);
+    c.timing = c.continue_sent = false;
+    admit(c, std::move(parsed));
+    if (c.closed) return Turn::stop;
+    now = Clock::now();
+    return Turn::again;
+  }
+  in_body = state == RequestParser::State::body;
+  return Turn::next_step;
+}
+
+// The request is not whole yet: --head-timeout and keep-alive's clock, and when to look again.
+ConnectionFront::State::Turn ConnectionFront::State::keep_time(Conn& c, TimePoint now, bool in_body) {
+  if (c.timing &&
+      (in_body ? now - c.last_read : now - c.request_began) >= Millis(options.limits.head_timeout_ms)) {
+    c.out_head =
+        refusal(408, std::string(in_body ? "the body paused" : "the request head took") + " longer than " +
+                         std::to_string(options.limits.head_timeout_ms) + " ms (--head-timeout)");
+    c.head_sent = 0;
+    c.close_after = true;
+    return Turn::again;
+  }
+  // A connection that never sent a byte may wait as long as a head may take (nginx's
+  // client_header_timeout runs from the accept); one that did, as long as keep-alive allows.
+  const Millis idle_limit = c.last_read == TimePoint{} ? Millis(options.limits.head_timeout_ms)
+                                                       : Millis(options.limits.keep_alive_timeout_ms);
+  if (!c.timing && now - c.idle_since >= idle_limit) return close_conn(c), Turn::stop;
+  // The client is done: answered all it sent, or left mid-request.
+  if (c.peer_eof) return close_conn(c), Turn::stop;
+  if (!c.maybe_more) {
+    c.next_deadline = !c.timing ? c.idle_since + idle_limit
+                      : in_body ? c.last_read + Millis(options.limits.head_timeout_ms)
+                                : c.request_began + Millis(options.limits.head_timeout_ms);
+    return Turn::stop;
+  }
+  return Turn::next_step;
+}
+
+// Reads what the socket holds, up to a chunk.
+ConnectionFront::State::Turn ConnectionFront::State::read_more(Conn& c, TimePoint now,
+                                                               std::vector<char>& chunk) {
+  const ssize_t n = recv(c.fd, chunk.data(), chunk.size(), 0);
+  if (n > 0) {
+    c.in.append(chunk.data(), static_cast<std::size_t>(n));
+    c.maybe_more = static_cast<std::size_t>(n) == chunk.size() || c.hung_up;  // read on to the end
+    c.last_read = now;
+    return Turn::again;
+  }
+  if (n == 0) {
+    c.peer_eof = true;
+    c.maybe_more = false;
+    return Turn::again;
+  }
+  if (errno == EINTR) return Turn::again;
+  if (errno == EAGAIN || errno == EWOULDBLOCK) {
+    c.maybe_more = false;
+    return Turn::again;
+  }
+  close_conn(c);
+  return Turn::stop;
 }
 
 ConnectionFront::ConnectionFront(FrontOptions options, FrontHandler& handler)

@@ -4,8 +4,8 @@
 
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/prng.hpp"
-#include "fault_knobs.hpp"
 #include "fault_statuses.hpp"
+#include "flags.hpp"
 
 namespace entimg::mock {
 

@@ -105,18 +105,8 @@ HttpResponse list_page(const Dataset& dataset, const ViewRequest& request, const
   return view_response(200, std::move(body));
 }
 
-enum class ViewKind { Root, List, Detail };
-struct ViewName {
-  std::string_view name, description, allow;
-  ViewKind kind;
-};
-constexpr ViewName kListName{"Entity Image List", "", kListAllow, ViewKind::List};
-constexpr ViewName kDetailName{"Entity Image Instance", "", kDetailAllow, ViewKind::Detail};
-constexpr ViewName kRootName{"Api Root", "The default basic root view for DefaultRouter", kRootAllow,
-                             ViewKind::Root};
-
 // `action`: the method SimpleMetadata describes for this user (POST on the list, PUT on a record), or none.
-HttpResponse options_metadata(int indent, std::string_view action, const ViewName& view = kListName) {
+HttpResponse options_metadata(int indent, std::string_view action, const Route& view) {
   std::string body;
   JsonWriter w(body, indent);
   w.begin_object();
@@ -151,53 +141,57 @@ struct Prelude {
 
 // get_breadcrumbs: the DRF views along the path, ?format= kept when the request has one.
 std::vector<std::pair<std::string, std::string>> breadcrumbs(const ViewRequest& request,
-                                                             const common::QueryParams& params,
-                                                             const ViewName& view) {
+                                                             const common::QueryParams& params) {
   std::string keep;
   if (const std::string* f = common::last_value(params, "format")) {
     keep = "?format=";
     common::append_quote_plus(keep, *f);
   }
   // get_breadcrumbs(request.path) resolves each prefix of the decoded path, keeping the longest that names
-  // each view (so a pk written "%D9%A1" shows as "١"): the
-  // root's crumb is its own path (suffix included), a detail's list is its path less the last segment
-  // (edw's nested list on the nested route).
-  if (view.kind == ViewKind::Root) return {{"Api Root", request.request_path + keep}};
-  std::vector<std::pair<std::string, std::string>> crumbs = {{"Api Root", "/edw/api/" + keep}};
-  if (view.kind == ViewKind::Detail) {
-    const std::string_view path = request.request_path;
-    const std::size_t cut = path.find_last_of('/', path.size() - (path.ends_with('/') ? 2 : 1));
-    crumbs.emplace_back(std::string(kListName.name), std::string(path.substr(0, cut + 1)) + keep);
+  // each view (so a pk written "%D9%A1" shows as "١"): the route's own crumb is its path (the root's suffix
+  // included), the root's before it /edw/api/, a list's before a detail the path less its last segment.
+  std::string_view path = request.request_path;
+  std::vector<std::pair<std::string, std::string>> crumbs = {
+      {std::string(request.route->name), request.request_path + keep}};
+  for (const Route* up = request.route->parent; up != nullptr; up = up->parent) {
+    if (up->parent == nullptr) {
+      crumbs.emplace_back(std::string(up->name), std::string(kApiPath) + keep);
+      continue;
+    }
+    path = path.substr(0, path.find_last_of('/', path.size() - (path.ends_with('/') ? 2 : 1)) + 1);
+    crumbs.emplace_back(std::string(up->name), std::string(path) + keep);
   }
-  crumbs.emplace_back(std::string(view.name), request.request_path + keep);
+  std::reverse(crumbs.begin(), crumbs.end());
   return crumbs;
 }
 
 // BrowsableAPIRenderer when negotiation chose it; the JSON answer as it is otherwise.
 HttpResponse finish(const Prelude& prelude, const ViewRequest& request, const common::QueryParams& params,
-                    const ViewName& view, HttpResponse json, std::optional<PageControls> controls = {}) {
+                    HttpResponse json, std::optional<PageControls> controls = {}) {
   if (!prelude.html || json.content_type != "application/json") return json;  // Django's own pages stay
   BrowsablePage page;
-  page.name = view.name;
+  page.name = request.route->name;
   page.method = request.method;
   page.full_path = request.full_path;
   page.get_url = request.full_path;
   const RequestUrl relative{request.path, request.url.params};  // get_full_path(), as the links
   page.json_format_url = rebuild_url(relative, {{"format", "json"}}, {});
   page.api_format_url = rebuild_url(relative, {{"format", "api"}}, {});
-  page.breadcrumbs = breadcrumbs(request, params, view);
+  page.breadcrumbs = breadcrumbs(request, params);
   page.pagination = std::move(controls);
   // get_filter_form: only over a page of results (a list answer with `results`), and, as DRF shows it, not
   // on edw's nested route.
-  page.entity_filter = view.kind == ViewKind::List && !request.entity_pk && json.status == 200 &&
+  page.entity_filter = request.route == &kListRoute && json.status == 200 &&
                        (request.method == "GET" || request.method == "HEAD");
-  page.upload_form = view.kind == ViewKind::List && prelude.authenticated && json.status != 403;
+  // show_form_for_method('POST'): a view that allows POST, for a user allowed to.
+  page.upload_form = request.route->allow.find("POST") != std::string_view::npos && prelude.authenticated &&
+                     json.status != 403;
   page.form_action = request.full_path;
   return render_browsable(std::move(json), page);
 }
 
-Prelude begin_view(const ViewRequest& request, const common::QueryParams& params, const ViewName& view) {
-  const std::string_view allow = view.allow;
+Prelude begin_view(const ViewRequest& request, const common::QueryParams& params) {
+  const std::string_view allow = request.route->allow;
   std::optional<std::string_view> format;
   if (!request.format_suffix.empty())
     format = request.format_suffix;
@@ -212,8 +206,7 @@ Prelude begin_view(const ViewRequest& request, const common::QueryParams& params
   prelude.indent = negotiated.indent;  // the browsable page's JSON: indented by 4, unless the Accept says
   const AuthResult auth = basic_authenticate(request.authorization, request.user);
   if (!auth.failure.empty())
-    prelude.answer =
-        finish(prelude, request, params, view, detail_error(403, auth.failure, prelude.indent, allow));
+    prelude.answer = finish(prelude, request, params, detail_error(403, auth.failure, prelude.indent, allow));
   prelude.authenticated = auth.authenticated;
   return prelude;
 }
@@ -225,7 +218,7 @@ HttpResponse list_answer(LiveDataset& dataset, const ViewRequest& request, const
   if (request.method == "GET" || request.method == "HEAD")
     return list_page(dataset, request, params, prelude.indent, prelude.html ? &controls : nullptr);
   if (request.method == "OPTIONS")
-    return options_metadata(prelude.indent, prelude.authenticated ? "POST" : "");
+    return options_metadata(prelude.indent, prelude.authenticated ? "POST" : "", *request.route);
   if (!prelude.authenticated)
     return detail_error(403, "Authentication credentials were not provided.", prelude.indent);
   if (request.method != "POST")
@@ -235,11 +228,13 @@ HttpResponse list_answer(LiveDataset& dataset, const ViewRequest& request, const
 
 HttpResponse root_answer(const ViewRequest& request, const Prelude& prelude) {
   // APIRootView: AllowAny, and get only.
-  if (request.method == "OPTIONS") return options_metadata(prelude.indent, "", kRootName);
+  const Route& root = *request.route;
+  if (request.method == "OPTIONS") return options_metadata(prelude.indent, "", root);
   if (request.method != "GET" && request.method != "HEAD")
-    return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, kRootAllow);
+    return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, root.allow);
   // reverse() with the request's format: the suffix carried over, a ?format= parameter preserved.
-  std::string link = request.origin + "/edw/api/entities-images" +
+  const std::string_view list = kListRoute.pattern.substr(0, kListRoute.pattern.size() - 1);
+  std::string link = request.origin + std::string(kApiPath) + std::string(list) +
                      (request.format_suffix.empty() ? "/" : "." + request.format_suffix);
   if (const std::string* f = common::last_value(request.params, "format")) {
     link += "?format=";
@@ -251,44 +246,44 @@ HttpResponse root_answer(const ViewRequest& request, const Prelude& prelude) {
   w.key("entities-images");
   w.string(link);
   w.end_object();
-  return view_response(200, std::move(body), kRootAllow);
+  return view_response(200, std::move(body), root.allow);
 }
 
 HttpResponse detail_answer(const Dataset& dataset, const ViewRequest& request,
-                           const common::QueryParams& params, std::string_view pk, const Prelude& prelude) {
+                           const common::QueryParams& params, const Prelude& prelude) {
+  const std::string_view allow = request.route->allow;
   const bool safe = request.method == "GET" || request.method == "HEAD" || request.method == "OPTIONS";
   if (!safe && !prelude.authenticated)
-    return detail_error(403, "Authentication credentials were not provided.", prelude.indent, kDetailAllow);
+    return detail_error(403, "Authentication credentials were not provided.", prelude.indent, allow);
   if (request.method != "PUT" && request.method != "PATCH" && request.method != "DELETE" && !safe)
-    return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, kDetailAllow);
+    return detail_error(405, "Method \"" + request.method + "\" not allowed.", prelude.indent, allow);
   // get_object(): the queryset through edw's filter first (?entity= validated and applied, as on the list),
   // then the pk as Django's IntegerField reads it (Python's int()); anything else is 404.
   std::optional<EntityFilter> filter;
   if (request.method != "OPTIONS" || prelude.authenticated) {
     filter = entity_filter(params);
     if (filter->error && request.method != "OPTIONS" && request.method != "PUT" && request.method != "PATCH")
-      return field_errors({{"entity", *filter->error}}, prelude.indent, kDetailAllow);
+      return field_errors({{"entity", *filter->error}}, prelude.indent, allow);
   }
   std::optional<Record> record;
-  if (const auto n = parse_python_int(pk); n && !n->negative)
+  if (const auto n = parse_python_int(request.pk); n && !n->negative)
     if (const auto id = as_int64(*n)) record = dataset.find_by_id(*id);
   if (record && filter && !filter->admits(*record)) record.reset();
   // SimpleMetadata describes PUT for a user when get_object() finds the record (a 404 leaves it out).
   if (request.method == "OPTIONS")
-    return options_metadata(prelude.indent, prelude.authenticated && record ? "PUT" : "", kDetailName);
+    return options_metadata(prelude.indent, prelude.authenticated && record ? "PUT" : "", *request.route);
   if (request.method == "PUT" || request.method == "PATCH") {
     if (auto failure = nested_update_prelude(request, prelude.indent)) return std::move(*failure);
-    if (filter && filter->error)
-      return field_errors({{"entity", *filter->error}}, prelude.indent, kDetailAllow);
+    if (filter && filter->error) return field_errors({{"entity", *filter->error}}, prelude.indent, allow);
   }
-  if (!record) return detail_error(404, "Not found.", prelude.indent, kDetailAllow);
+  if (!record) return detail_error(404, "Not found.", prelude.indent, allow);
   if (!safe)
     return detail_error(501, "entities-images-mock does not change records yet (updates are planned).",
-                        prelude.indent, kDetailAllow);
+                        prelude.indent, allow);
   std::string body;
   JsonWriter w(body, prelude.indent);
   write_record(w, *record, MediaPrefix(request.origin));
-  return view_response(200, std::move(body), kDetailAllow);
+  return view_response(200, std::move(body), allow);
 }
 
 }  // namespace
@@ -299,24 +294,24 @@ HttpResponse list_view(LiveDataset& dataset, const ViewRequest& request) {
   // went; the links keep the query string as it came.
   if (request.entity_pk && !common::last_value(params, "entity"))
     params.emplace_back("entity", *request.entity_pk);
-  Prelude prelude = begin_view(request, params, kListName);
+  Prelude prelude = begin_view(request, params);
   if (prelude.answer) return std::move(*prelude.answer);
   std::optional<PageControls> controls;
   HttpResponse json = list_answer(dataset, request, params, prelude, controls);
-  return finish(prelude, request, params, kListName, std::move(json), std::move(controls));
+  return finish(prelude, request, params, std::move(json), std::move(controls));
 }
 
-HttpResponse root_view(const ViewRequest& request) {
-  Prelude prelude = begin_view(request, request.params, kRootName);
+HttpResponse root_view(LiveDataset&, const ViewRequest& request) {
+  Prelude prelude = begin_view(request, request.params);
   if (prelude.answer) return std::move(*prelude.answer);
-  return finish(prelude, request, request.params, kRootName, root_answer(request, prelude));
+  return finish(prelude, request, request.params, root_answer(request, prelude));
 }
 
-HttpResponse detail_view(const Dataset& dataset, const ViewRequest& request, std::string_view pk) {
+HttpResponse detail_view(LiveDataset& dataset, const ViewRequest& request) {
   const common::QueryParams params = without_blank_params(request.params);
-  Prelude prelude = begin_view(request, params, kDetailName);
+  Prelude prelude = begin_view(request, params);
   if (prelude.answer) return std::move(*prelude.answer);
-  return finish(prelude, request, params, kDetailName, detail_answer(dataset, request, params, pk, prelude));
+  return finish(prelude, request, params, detail_answer(dataset, request, params, prelude));
 }
 
 }  // namespace entimg::mock::detail

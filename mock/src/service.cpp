@@ -12,6 +12,7 @@
 #include "entimg/common/url.hpp"
 #include "list_view.hpp"
 #include "pagination.hpp"
+#include "routes.hpp"
 
 namespace entimg::mock {
 namespace {
@@ -114,72 +115,6 @@ std::string wsgi_query_as_uri(std::string_view raw) {
   return out;
 }
 
-enum class Route { List, ListWithSuffix, Detail, Root, NestedList, NestedDetail, None };
-
-struct Resolved {
-  Route route = Route::None;
-  std::string format_suffix;
-  std::string pk;         ///< Detail: the lookup value as matched
-  std::string entity_pk;  ///< Nested routes: the entity segment as matched
-};
-
-constexpr std::string_view kApiPath = "/edw/api/";
-constexpr std::string_view kListPath = "/edw/api/entities-images/";
-
-// DRF's format-suffix twin of a route: `.<format>` with an optional trailing slash, format [a-z0-9]+.
-std::optional<std::string> format_suffix(std::string_view rest) {
-  if (!rest.starts_with('.')) return std::nullopt;
-  rest.remove_prefix(1);
-  if (rest.ends_with('/')) rest.remove_suffix(1);
-  if (rest.empty() || !std::all_of(rest.begin(), rest.end(),
-                                   [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }))
-    return std::nullopt;
-  return std::string(rest);
-}
-
-// DefaultRouter's routes under /edw/api/ (reference §1.1): the root (^$), the list
-// (^entities-images/$) and the detail (^entities-images/(?P<pk>[^/.]+)/$), each with its suffix twin.
-Resolved resolve(std::string_view path) {
-  if (path == kApiPath) return {Route::Root, {}, {}, {}};
-  if (path == kListPath) return {Route::List, {}, {}, {}};
-  if (!path.starts_with(kApiPath)) return {};
-  const std::string_view rest = path.substr(kApiPath.size());
-  if (auto f = format_suffix(rest)) return {Route::Root, *f, {}, {}};
-  // drf-nested-routers under edw's NestedSimpleBulkRouter (reference §1.1, §5.5):
-  // ^entities/(?P<entity_pk>[^/.]+)/images/$ and .../images/(?P<pk>[^/.]+)/$, each with its suffix twin.
-  if (rest.starts_with("entities/")) {
-    const std::string_view nested = rest.substr(9);
-    const std::size_t end = nested.find_first_of("/.");
-    if (end == 0 || end == std::string_view::npos || nested[end] != '/') return {};
-    const std::string entity(nested.substr(0, end));
-    const std::string_view after = nested.substr(end + 1);
-    if (!after.starts_with("images")) return {};
-    const std::string_view tail = after.substr(6);
-    if (tail == "/") return {Route::NestedList, {}, {}, entity};
-    if (auto f = format_suffix(tail)) return {Route::NestedList, *f, {}, entity};
-    if (!tail.starts_with('/')) return {};
-    const std::string_view item = tail.substr(1);
-    const std::size_t stop = item.find_first_of("/.");
-    if (stop == 0 || stop == std::string_view::npos) return {};
-    const std::string pk(item.substr(0, stop));
-    if (item.substr(stop) == "/") return {Route::NestedDetail, {}, pk, entity};
-    if (auto f = format_suffix(item.substr(stop))) return {Route::NestedDetail, *f, pk, entity};
-    return {};
-  }
-  constexpr std::string_view kCollection = "entities-images";
-  if (!rest.starts_with(kCollection)) return {};
-  const std::string_view after = rest.substr(kCollection.size());
-  if (auto f = format_suffix(after)) return {Route::ListWithSuffix, *f, {}, {}};
-  if (!after.starts_with('/')) return {};
-  const std::string_view tail = after.substr(1);
-  const std::size_t end = tail.find_first_of("/.");
-  if (end == 0 || end == std::string_view::npos) return {};
-  const std::string pk(tail.substr(0, end));
-  if (tail.substr(end) == "/") return {Route::Detail, {}, pk, {}};
-  if (auto f = format_suffix(tail.substr(end))) return {Route::Detail, *f, pk, {}};
-  return {};
-}
-
 HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::string_view file) {
   if (request.method != "GET" && request.method != "HEAD") {
     HttpResponse refused{405, "text/plain; charset=utf-8", {{"Allow", "GET, HEAD"}}, "Method Not Allowed\n"};
@@ -199,6 +134,36 @@ HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::
     return {200, "image/jpeg", {}, detail::placeholder_jpeg(key, record->id)};
   // PNG for PNGs, and for types with no placeholder of their own (gif, webp, ...): labelled as what it is.
   return {200, "image/png", {}, detail::placeholder_png(key, record->id)};
+}
+
+// What Django hands the view: the method, the headers it reads, the body, the query as QueryDict reads it,
+// and the URLs it builds (request.path, get_full_path(), build_absolute_uri()).
+detail::ViewRequest view_request(const HttpRequest& request, const std::string& path,
+                                 std::string_view raw_query, const std::string& host, const User* user) {
+  detail::ViewRequest view;
+  view.method = request.method;  // Django's WSGIRequest upper-cases it: 'get' is served as GET
+  common::ascii_upper_in_place(view.method);
+  view.accept = request.header("Accept");
+  view.authorization = request.header("Authorization");
+  view.content_type = request.header("Content-Type");
+  view.body = request.body;
+  const auto length = request.header("Content-Length");
+  view.has_body = request.header("Transfer-Encoding").has_value() ||
+                  (length && !length->empty() && length->find_first_not_of('0') != std::string::npos);
+  view.user = user;
+  // request.GET is a QueryDict of the query's bytes, read as UTF-8 (get_bytes_from_wsgi), so a raw
+  // UTF-8 byte is part of its character; links come from the latin-1 text (build_absolute_uri).
+  const std::string query = wsgi_query_as_uri(raw_query);
+  view.params = common::parse_query(raw_query);
+  const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
+  view.origin = scheme + "://" + host;
+  view.path = escape_uri_path(path);
+  view.request_path = repercent_broken_utf8(path);
+  // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
+  view.full_path = query.empty() ? view.path : view.path + "?" + common::quote(query, "/#%[]=:;$&()+,!?*@'~");
+  view.url.origin_and_path = view.origin + view.path;
+  view.url.params = common::parse_query(query);
+  return view;
 }
 
 }  // namespace
@@ -255,9 +220,9 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
   // are served, looked up by exact path, so nothing else can be reached however the path is spelled.
   if (path.starts_with("/media/")) return media(*dataset_, request, std::string_view(path).substr(7));
 
-  const Resolved resolved = resolve(path);
-  if (resolved.route == Route::None) {
-    if (!path.ends_with('/') && resolve(path + "/").route != Route::None) {
+  const detail::Resolved resolved = detail::resolve(path);
+  if (!resolved.route) {
+    if (!path.ends_with('/') && detail::resolve(path + "/").route) {
       HttpResponse redirect{301, "text/html; charset=utf-8", {}, {}};
       std::string location = escape_uri_path(path) + "/";
       if (!raw_query.empty())
@@ -269,37 +234,13 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
         404, detail::django_error_page("Not Found", "The requested resource was not found on this server."));
   }
 
-  detail::ViewRequest view;
-  view.method = request.method;  // Django's WSGIRequest upper-cases it: 'get' is served as GET
-  common::ascii_upper_in_place(view.method);
-  view.accept = request.header("Accept");
-  view.authorization = request.header("Authorization");
-  view.content_type = request.header("Content-Type");
-  view.body = request.body;
-  const auto length = request.header("Content-Length");
-  view.has_body = request.header("Transfer-Encoding").has_value() ||
-                  (length && !length->empty() && length->find_first_not_of('0') != std::string::npos);
-  view.user = user_ ? &*user_ : nullptr;
+  detail::ViewRequest view = view_request(request, path, raw_query, *host, user_ ? &*user_ : nullptr);
+  view.route = resolved.route;
   view.format_suffix = resolved.format_suffix;
-  // request.GET is a QueryDict of the query's bytes, read as UTF-8 (get_bytes_from_wsgi), so a raw
-  // UTF-8 byte is part of its character; links come from the latin-1 text (build_absolute_uri).
-  const std::string query = wsgi_query_as_uri(raw_query);
-  view.params = common::parse_query(raw_query);
-  const std::string scheme = request.header("X-Forwarded-Proto") == "https" ? "https" : "http";
-  view.origin = scheme + "://" + *host;
-  view.path = escape_uri_path(path);
-  view.request_path = repercent_broken_utf8(path);
-  // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
-  view.full_path = query.empty() ? view.path : view.path + "?" + common::quote(query, "/#%[]=:;$&()+,!?*@'~");
-  view.url.origin_and_path = view.origin + view.path;
-  view.url.params = common::parse_query(query);
-  if (resolved.route == Route::Root) return detail::root_view(view);
+  view.pk = resolved.pk;
   // edw's retrieve ignores the entity; its update() on the nested route reads it.
-  if (resolved.route == Route::NestedList || resolved.route == Route::NestedDetail)
-    view.entity_pk = resolved.entity_pk;
-  if (resolved.route == Route::Detail || resolved.route == Route::NestedDetail)
-    return detail::detail_view(*dataset_, view, resolved.pk);
-  return detail::list_view(*dataset_, view);
+  view.entity_pk = resolved.entity_pk;
+  return resolved.route->view(*dataset_, view);
 }
 
 }  // namespace entimg::mock

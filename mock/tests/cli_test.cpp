@@ -4,8 +4,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <regex>
+#include <set>
+#include <sstream>
 
 #include <catch2/catch.hpp>
+
+#include "flags.hpp"
 
 using namespace entimg::mock;
 
@@ -137,4 +143,36 @@ TEST_CASE("strict values and a generated help", "[cli]") {
   CHECK_THAT(help, Catch::Contains("Usage: entities-images-mock [OPTIONS]"));
   CHECK_THAT(help, Catch::Contains("Latency and faults:") && Catch::Contains("--port N=8000") &&
                        Catch::Contains("--config FILE"));
+}
+
+// The docs read the flags' table too: README's options table names each flag (docs/mock.md says more),
+// and no other; docs/mock.md names each X-Mock-* header and each key of PUT /__mock/faults.
+TEST_CASE("the docs name each flag of the table, and no other", "[cli]") {
+  const auto read = [](const char* name) {
+    std::ifstream in(std::string(ENTIMG_FIXTURES_DIR) + "/../" + name);
+    REQUIRE(in);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string readme = read("README.md"), mock_md = read("docs/mock.md"), help = usage();
+  std::set<std::string> declared;
+  for (const detail::Flag& flag : detail::kFlags) {
+    const std::string name(flag.name.substr(flag.name.rfind(',') + 1));  // "-h,--help": "--help"
+    declared.insert(name);
+    CHECK_THAT(help, Catch::Contains(name));
+    if (flag.kind != detail::FlagKind::help && name != "--version")
+      CHECK_THAT(readme, Catch::Contains("`" + name));
+    if (!flag.header.empty()) CHECK_THAT(mock_md, Catch::Contains("`" + std::string(flag.header)));
+    for (const detail::KnobKey& key : flag.keys)
+      if (flag.in_put && !key.name.empty())
+        CHECK_THAT(mock_md, Catch::Contains("`" + std::string(key.name) + "`"));
+  }
+  const std::regex flag_in_docs("`(--[a-z-]+)");
+  std::istringstream lines(readme);
+  for (std::string line; std::getline(lines, line);)
+    if (line.starts_with("| `--"))
+      for (std::sregex_iterator it(line.begin(), line.end(), flag_in_docs), end; it != end; ++it) {
+        INFO("README's options table names " << (*it)[1].str()
+                                             << ", which mock/src/flags.hpp does not declare");
+        CHECK(declared.count((*it)[1].str()) == 1);
+      }
 }

@@ -6,36 +6,25 @@
 #include <string_view>
 #include <vector>
 
-#include "entimg/mock/behaviour.hpp"
 #include "entimg/mock/http_types.hpp"
+#include "entimg/mock/server.hpp"
 
 namespace entimg::mock {
 
-/// The command line of entities-images-mock.
-struct Options {
-  std::string host = "127.0.0.1";
-  int port = 8000;
+/// The command line of entities-images-mock: the server's options, handed to MockServer as they are, and
+/// what picks the collection. Each flag is one row of mock/src/flags.hpp; a default is an initializer here
+/// (or in ServerOptions).
+struct Options : ServerOptions {
+  Options() { log = LogFormat::text; }  // the program logs each request unless told not to
   std::uint64_t records = 300000;
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1;  ///< --seed: the generated collection's, the faults' (faults.seed) and --churn's
   std::optional<std::filesystem::path> dataset;
-  std::size_t threads = 0;  ///< --threads: workers that compute answers; 0: one per core, plus two
-  FaultOptions
-      faults;        ///< --latency, --fail-rate, --fail-status, --drop-rate, --slow-body (seeded by --seed)
-  CorsOptions cors;  ///< --cors
   std::optional<User> user;  ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
   std::optional<std::filesystem::path> state;  ///< --state DIR: uploads kept on disk
-  ConnectionLimits limits;  ///< --max-body, --max-request-line, --head-timeout, ... (docs/mock.md)
-  bool gzip = false;        ///< --gzip: Django's GZipMiddleware
-  std::size_t memo_bytes = std::size_t{8} << 20;  ///< --memo-bytes: answers kept for repeated requests
-  std::uint32_t churn_inserts = 0;                ///< --churn INSERTS:DELETES a minute: a live collection
+  std::uint32_t churn_inserts = 0;             ///< --churn INSERTS:DELETES a minute: a live collection
   std::uint32_t churn_deletes = 0;
-  bool admin = false;   ///< --admin: the routes under /__mock/
-  int admin_port = -1;  ///< --admin-port N: those routes on a port of their own (implies --admin)
-  std::size_t journal_size = 10000;                   ///< --journal-size N: requests the journal keeps
-  std::size_t journal_bytes = std::size_t{32} << 20;  ///< --journal-bytes BYTES: and the bytes they may hold
-  LogFormat log = LogFormat::text;                    ///< --quiet: none, --log-json: json
-  std::optional<std::filesystem::path> config;        ///< --config FILE; flags on the command line win
-  bool help = false;                                  ///< --help: print usage() and exit
+  std::optional<std::filesystem::path> config;  ///< --config FILE; flags on the command line win
+  bool help = false;                            ///< --help: print usage() and exit
   bool version = false;
 };
 
