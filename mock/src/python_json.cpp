@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 
 namespace entimg::mock::detail {
@@ -85,8 +86,7 @@ class Scanner {
         const char e = s_[i + 1];
         if (e == 'u') {
           for (std::size_t k = i + 2; k < i + 6; ++k)
-            if (k >= s_.size() || !std::isxdigit(static_cast<unsigned char>(s_[k])))
-              return fail("Invalid \\uXXXX escape", i + 1);
+            if (k >= s_.size() || !common::ascii_hex(s_[k])) return fail("Invalid \\uXXXX escape", i + 1);
           i += 6;
           continue;
         }

@@ -38,10 +38,6 @@ std::string_view without_cr(std::string_view line) {
   return line;
 }
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 // Calls f(token) for each comma-separated element of a list header, trimmed, empty ones skipped.
 template <class F>
 void each_element(std::string_view list, F f) {
@@ -156,8 +152,8 @@ RequestParser::State RequestParser::parse_request_line(std::string_view line) {
   const std::string_view version = line.substr(second + 1);
   if (!is_token(method)) return fail(400, "the method is not an HTTP token");
   if (!is_target(target)) return fail(400, "the request target is empty or holds a control character");
-  if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' || !is_digit(version[5]) ||
-      !is_digit(version[7]))
+  if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' ||
+      !common::ascii_digit(version[5]) || !common::ascii_digit(version[7]))
     return fail(400, "the HTTP version is not 'HTTP/1.0' or 'HTTP/1.1'");
   if (version[5] != '1') return fail(505, "only HTTP/1.0 and HTTP/1.1 are served");
   request_.method = method;
@@ -268,7 +264,7 @@ RequestParser::State RequestParser::read_chunked(std::string_view buffer) {
         std::size_t digits = 0;
         for (; digits < line.size(); ++digits) {
           const char c = line[digits];
-          const int v = is_digit(c)                              ? c - '0'
+          const int v = common::ascii_digit(c)                   ? c - '0'
                         : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10
                                                                  : -1;
           if (v < 0) break;
