@@ -122,7 +122,23 @@ struct Client::Impl {
  private:
   std::optional<Target> resolve(std::string_view url_or_path, std::string& why) const;
   Headers headers_for(const Target& target, const Headers& own) const;
+  // What one send over a connection gave: cpp-httplib's answer and error, errno, and the watchdog's view.
+  struct Sent {
+    httplib::Response res;
+    httplib::Error error = httplib::Error::Success;
+    bool ok = false;
+    int saved_errno = 0;
+    bool had_socket = false;  ///< the connection was open before this attempt (kept alive)
+    WatchEnd end;
+  };
+  /// One attempt: the request sent on a pooled connection, read under the watchdog, named if it failed.
   Outcome send_once(std::string_view method, const Target& target, const Headers& headers);
+  httplib::Request make_request(std::string_view method, const Target& target, const Headers& headers,
+                                Connection& conn, Outcome& out);
+  Sent send_watched(Connection& conn, httplib::Request& req, const std::string& url, Outcome& out);
+  void keep_answer(std::string_view method, const Target& target, Connection& conn,
+                   const httplib::Response& res, Outcome& out);
+  void explain_failure(const Sent& sent, const Connection& conn, const std::string& url, Outcome& out) const;
   std::string failure_text(httplib::Error error, int saved_errno, const WatchEnd& end, const Connection& conn,
                            const std::string& url, bool chunked) const;
 
@@ -269,6 +285,26 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
     out.error = "could not load the CA bundle " + for_message(options_.cacert->string()) + "; not sent";
     return out;
   }
+  httplib::Request req = make_request(method, target, headers, *conn, out);
+  const Sent sent = send_watched(*conn, req, url, out);
+  if (sent.ok && sent.end.cut == Cut::none && sent.res.reason.size() > kMaxStatusLine) {
+    out.body.clear();
+    out.truncated = false;
+    out.error = "the status line from " + url + " is over " + std::to_string(kMaxStatusLine) + " bytes";
+    return out;
+  }
+  if (sent.ok && sent.end.cut == Cut::none) {
+    keep_answer(method, target, *conn, sent.res, out);
+    pool_.give_back(std::move(conn));
+    return out;
+  }
+  if (out.error.empty()) explain_failure(sent, *conn, url, out);
+  return out;
+}
+
+// The request as cpp-httplib sends it, its body read into `out` up to the cap (and no further).
+httplib::Request Client::Impl::make_request(std::string_view method, const Target& target,
+                                            const Headers& headers, Connection& conn, Outcome& out) {
   httplib::Request req;
   req.method = std::string(method);
   req.path = target.path_and_query;
@@ -276,7 +312,7 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
     req.headers.emplace(name, value);
   if (!req.has_header("User-Agent")) req.headers.emplace("User-Agent", std::string(kUserAgent));
   const std::size_t cap = options_.max_body_bytes;
-  req.response_handler = [this, raw = conn.get(), &out, cap](const httplib::Response& head) {
+  req.response_handler = [this, raw = &conn, &out, cap](const httplib::Response& head) {
     // One allocation for a body of announced length instead of a doubling series of copies; never
     // more than the cap, whatever the header claims. The padding lets simdjson parse it in place
     // instead of copying it.
@@ -297,61 +333,64 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
     out.body.append(data, size);
     return true;
   };
+  return req;
+}
 
-  const bool had_socket = watchdog_.begin(*conn);
-  httplib::Response res;
-  auto error = httplib::Error::Success;
-  bool ok = false;
-  int saved_errno = 0;
+// Sends under the watchdog, on a thread with a big stack (cpp-httplib's status-line regex recurses once per
+// character); what the library throws becomes out.error.
+Client::Impl::Sent Client::Impl::send_watched(Connection& conn, httplib::Request& req, const std::string& url,
+                                              Outcome& out) {
+  Sent sent;
+  sent.had_socket = watchdog_.begin(conn);
   try {
-    // On a thread with a big stack: cpp-httplib's status-line regex recurses once per character.
     detail::run_on_big_stack([&] {
       const SigpipeGuard guard;
       errno = 0;
-      ok = conn->http->send(req, res, error);
-      saved_errno = errno;
+      sent.ok = conn.http->send(req, sent.res, sent.error);
+      sent.saved_errno = errno;
     });
   } catch (const std::exception& e) {
     out.body.clear();
     out.truncated = false;
     out.error = std::string("the HTTP library failed on the answer from ") + url + ": " + e.what();
   }
-  const WatchEnd end = watchdog_.end(*conn);
+  sent.end = watchdog_.end(conn);
+  return sent;
+}
 
-  if (ok && end.cut == Cut::none && res.reason.size() > kMaxStatusLine) {
-    out.body.clear();
-    out.truncated = false;
-    out.error = "the status line from " + url + " is over " + std::to_string(kMaxStatusLine) + " bytes";
-    return out;
+// A whole answer: its status and headers; after a HEAD, what the server sent on anyway.
+void Client::Impl::keep_answer(std::string_view method, const Target& target, Connection& conn,
+                               const httplib::Response& res, Outcome& out) {
+  out.status = res.status;
+  out.headers = copy_headers(res.headers);
+  // Over TLS a server that closes sends its close_notify alert, which the socket cannot tell from data.
+  const bool closing =
+      iequals_ascii(res.get_header_value("Connection"), "close") || res.version == "HTTP/1.0";
+  if (method != "HEAD" || (target.tls && closing)) return;
+  // cpp-httplib reads nothing after a HEAD answer's headers: a body the server sends anyway is looked for in
+  // the socket, a moment after (the connection is not reused then).
+  if (const int fd = watchdog_.socket_of(conn); fd >= 0) {
+    const detail::AfterHead after =
+        detail::watch_after_head(fd, watchdog_.attempt_base(conn), milliseconds(kHeadBodyGraceMs));
+    out.after_head = after.bytes;
+    out.dropped_after_head = after.dropped_segments;
   }
-  if (ok && end.cut == Cut::none) {
-    out.status = res.status;
-    out.headers = copy_headers(res.headers);
-    // Over TLS a server that closes sends its close_notify alert, which the socket cannot tell from data.
-    const bool closing =
-        iequals_ascii(res.get_header_value("Connection"), "close") || res.version == "HTTP/1.0";
-    if (method == "HEAD" && !(target.tls && closing)) {
-      // cpp-httplib reads nothing after a HEAD answer's headers: a body the server sends anyway is looked
-      // for in the socket, a moment after (the connection is not reused then).
-      if (const int fd = watchdog_.socket_of(*conn); fd >= 0) {
-        const detail::AfterHead after =
-            detail::watch_after_head(fd, watchdog_.attempt_base(*conn), milliseconds(kHeadBodyGraceMs));
-        out.after_head = after.bytes;
-        out.dropped_after_head = after.dropped_segments;
-      }
-    }
-    pool_.give_back(std::move(conn));
-    return out;
-  }
-  if (!out.error.empty()) return out;
+}
+
+// Why there is no whole answer: a body over the cap (kept, marked cut), a cut of the watchdog, or what
+// cpp-httplib and the socket say; and whether the request may be sent again on a new connection.
+void Client::Impl::explain_failure(const Sent& sent, const Connection& conn, const std::string& url,
+                                   Outcome& out) const {
+  const WatchEnd& end = sent.end;
+  const std::size_t cap = options_.max_body_bytes;
   const bool body_cut =
-      end.cut == Cut::too_big ? end.headers_done : (error == httplib::Error::Canceled && out.truncated);
+      end.cut == Cut::too_big ? end.headers_done : (sent.error == httplib::Error::Canceled && out.truncated);
   if (body_cut) {
-    out.status = res.status;
-    out.headers = copy_headers(res.headers);
+    out.status = sent.res.status;
+    out.headers = copy_headers(sent.res.headers);
     out.truncated = true;
     out.error = "response body over " + std::to_string(cap) + " bytes, cut: " + url;
-    return out;
+    return;
   }
   out.body.clear();
   out.truncated = false;
@@ -367,15 +406,14 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
       break;
     case Cut::none:
       out.error =
-          failure_text(error, saved_errno, end, *conn, url,
-                       res.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos);
+          failure_text(sent.error, sent.saved_errno, end, conn, url,
+                       sent.res.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos);
       // A keep-alive connection the server closed while idle fails before any byte comes back; the
       // request never reached the server, so sending it again on a new connection is safe.
-      out.stale = had_socket && !end.opened && end.received <= 1 &&
-                  (error == httplib::Error::Read || error == httplib::Error::Write);
+      out.stale = sent.had_socket && !end.opened && end.received <= 1 &&
+                  (sent.error == httplib::Error::Read || sent.error == httplib::Error::Write);
       break;
   }
-  return out;
 }
 
 HttpExchange Client::Impl::request(std::string_view method, std::string_view url_or_path,
