@@ -38,6 +38,7 @@ function startMock() {
       if (match) resolve({ url: match[1], stop: () => proc.kill("SIGTERM") });
     });
     proc.on("exit", (code) => reject(new Error(`the mock exited (${code}) before it listened: ${seen}`)));
+    proc.on("error", (error) => reject(new Error(`the mock did not start: ${error.message}`)));
   });
 }
 
@@ -63,6 +64,9 @@ async function report(url, name, expectedExit) {
     proc.stdout.on("data", (c) => { text += c; });
     proc.stderr.on("data", (c) => { text += c; });
     proc.on("exit", (code) => resolve({ code, text }));
+    // A suite that cannot start (no binary) is a failed check, not an unhandled 'error' event that ends this
+    // script before its finally stops the mock (which was left running).
+    proc.on("error", (error) => resolve({ code: null, text: `the suite did not start: ${error.message}` }));
   });
   check(`${name}: the suite exits ${expectedExit}`, run.code === expectedExit, `exit ${run.code}\n${run.text}`);
   return file;
