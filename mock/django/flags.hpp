@@ -3,7 +3,7 @@
 // in Options, whether --config and PUT /__mock/faults take it and the X-Mock-* header that asks for it one
 // request at a time. The command line (cli.cpp: CLI11's options, their checks, --config, --help and so the
 // man page) and the admin routes (admin.cpp: GET and PUT /__mock/faults, their checks and messages) read
-// it; a test holds docs/mock.md to it. A default is the member's initializer in Options (cli.hpp).
+// it; a test holds docs/mock.md to it. A default is the member's initializer in Options (options.hpp).
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -14,8 +14,8 @@
 #include <variant>
 #include <vector>
 
-#include "entimg/mock/cli.hpp"
 #include "entimg/mock/faults.hpp"
+#include "entimg/mock/options.hpp"
 
 namespace entimg::mock::detail {
 
