@@ -122,7 +122,7 @@ std::unique_ptr<Mock> make_mock(const nlohmann::json& o) {
     user = User{o.at("user").at(0).get<std::string>(), o.at("user").at(1).get<std::string>()};
   mock->service = std::make_shared<const Service>(mock->dataset, user);
 
-  detail::AppOptions app;
+  AppOptions app;
   app.faults.latency_ms = u32_of(o, "latencyMs", 0);
   app.faults.jitter_ms = u32_of(o, "jitterMs", 0);
   app.faults.fail_rate = o.value("failRate", 0.0);

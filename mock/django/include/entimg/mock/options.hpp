@@ -17,20 +17,22 @@
 
 namespace entimg::mock {
 
-struct ServerOptions {
+/// How the front takes connections: where it listens, its workers, how requests are bounded.
+struct FrontOptions {
   std::string host = "127.0.0.1";
   int port = 8000;          ///< 0 picks a free port
   std::size_t threads = 0;  ///< workers that compute answers; 0: one per core, plus two
-  FaultOptions faults;      ///< latency and faults (X-Mock-* headers work whatever these are)
+  ConnectionLimits limits;  ///< sizes and timeouts of requests and connections (--max-body, ...)
+};
+
+/// The application's (MockApp, natively and in the WebAssembly build): its middleware and admin routes.
+struct AppOptions {
+  FaultOptions faults;  ///< latency and faults (X-Mock-* headers work whatever these are)
   CorsOptions cors;
   LogFormat log = LogFormat::none;  ///< the request log, on stderr
-  ConnectionLimits limits;          ///< sizes and timeouts of requests and connections (--max-body, ...)
   /// --gzip: Django's GZipMiddleware in front of the view (gzip when asked, Vary: Accept-Encoding);
   /// without it no answer is compressed, as DRF sends none.
   bool gzip = false;
-  /// --memo-bytes: answers to repeated GET/HEAD requests (same target, every header the same) on
-  /// unchanged data are kept up to this many bytes and sent again; 0 computes every answer.
-  std::size_t memo_bytes = std::size_t{8} << 20;
   /// --admin: the routes under /__mock/ (journal, reset, faults); --admin-port N (0: any free port)
   /// serves them on a port of their own instead; -1 keeps them on the service's port.
   bool admin = false;
@@ -38,6 +40,13 @@ struct ServerOptions {
   std::size_t journal_size = 10000;  ///< --journal-size: the requests the journal keeps (the latest)
   /// --journal-bytes: and at most this many bytes of them (each entry counted as its listing's JSON)
   std::size_t journal_bytes = std::size_t{32} << 20;
+};
+
+/// MockServer's: the front's and the application's, each handed on as it is, and the memo's.
+struct ServerOptions : FrontOptions, AppOptions {
+  /// --memo-bytes: answers to repeated GET/HEAD requests (same target, every header the same) on
+  /// unchanged data are kept up to this many bytes and sent again; 0 computes every answer.
+  std::size_t memo_bytes = std::size_t{8} << 20;
 };
 
 /// Options with an address and a worker count, the rest left as they are by default.
