@@ -93,8 +93,11 @@ const KINDS = {
   text: dataset,
 };
 
+// The npm mock takes a collection's text, not a file or snapshot folder as the native --dataset does.
+const OWN_HELP = { dataset: "serve these records instead: an array of records, or JSON Lines / JSON array text (the CLI reads a file)" };
+
 function helpOf(r) {
-  const help = r.kind === "status" ? r.help : r.help.replace(/\s+/g, " ");
+  const help = OWN_HELP[r.name] ?? (r.kind === "status" ? r.help : r.help.replace(/\s+/g, " "));
   return r.default === undefined ? help : `${help} (default ${r.default})`;
 }
 
