@@ -4,10 +4,10 @@
 #include <thread>
 
 #include "entimg/common/ascii.hpp"
+#include "entimg/common/stop_signals.hpp"
 #include "entimg/contract/monitor.hpp"
 #include "entimg/contract/rules.hpp"
 #include "monitor_server.hpp"
-#include "stop_signals.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -131,7 +131,7 @@ int run_monitor(const ClientOptions& client_options, const RunOptions& run_optio
                 const std::function<RunContext(std::uint64_t seed)>& context_of_run, std::ostream& out,
                 std::ostream& err) {
   Schedule schedule;
-  const detail::StopSignals signals([&schedule] { schedule.stop(); });
+  const common::StopSignals signals([&schedule] { schedule.stop(); });
   const Schemas schemas = Schemas::load();
   MonitorState state;
   ClientOptions client = client_options;

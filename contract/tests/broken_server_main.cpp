@@ -6,7 +6,7 @@
 
 #include "broken/http_server.hpp"
 #include "broken/variants.hpp"
-#include "entimg/mock/stop_signals.hpp"
+#include "entimg/common/stop_signals.hpp"
 
 namespace {
 
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  mock::block_stop_signals();
+  common::block_stop_signals();
   try {
     auto service =
         std::make_shared<broken::BrokenService>(mock::make_generated_dataset(o.records, o.seed), *variant);
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     std::cout << "listening on " << server.url() << "\n"
               << "serving " << o.records << " generated records (seed " << o.seed << ") with variant "
               << variant->name << ": " << variant->summary << std::endl;
-    return mock::run_until_stop_signal(server) ? 0 : 1;
+    return common::run_until_stop_signal(server) ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "entimg-broken-server: error: " << e.what() << "\n";
     return 1;

@@ -1,4 +1,4 @@
-// Loads the mock's WebAssembly core (built from mock/src by the wasm preset) and speaks its C ABI
+// Loads the mock's WebAssembly core (its layers below front/, built by the wasm preset) and speaks its C ABI
 // (mock/wasm/binding.cpp): a request in as bytes, its plan and answer back as bytes. pako does the core's
 // deflate and gzip (mock/wasm/deflate_js.cpp). One instance a mock; the module is compiled once.
 import pako from "pako";

@@ -172,7 +172,7 @@ TEST_CASE("the docs name each flag of the table, and no other", "[cli]") {
     if (line.starts_with("| `--"))
       for (std::sregex_iterator it(line.begin(), line.end(), flag_in_docs), end; it != end; ++it) {
         INFO("README's options table names " << (*it)[1].str()
-                                             << ", which mock/src/flags.hpp does not declare");
+                                             << ", which mock/django/flags.hpp does not declare");
         CHECK(declared.count((*it)[1].str()) == 1);
       }
 }

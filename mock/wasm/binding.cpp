@@ -1,12 +1,18 @@
 // The WebAssembly front's C ABI over the mock's own core (detail::MockApp around Service::handle): the
 // JavaScript package (mock/npm/) creates a mock from its options, hands each request in as bytes and
 // gets the plan and the answer back as bytes. Single-threaded: one call at a time. docs/npm.md.
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 #include <emscripten/emscripten.h>
 #include <nlohmann/json.hpp>
@@ -15,6 +21,8 @@
 #include "entimg/mock/dataset.hpp"
 #include "entimg/mock/live_dataset.hpp"
 #include "entimg/mock/service.hpp"
+#include "fault_statuses.hpp"
+#include "flags.hpp"
 
 namespace entimg::mock::wasm {
 namespace {
@@ -100,21 +108,45 @@ const char* reply(std::string_view bytes) {
   return result.data();
 }
 
-std::uint32_t u32_of(const nlohmann::json& o, const char* key, std::uint32_t fallback) {
-  return o.contains(key) ? o.at(key).get<std::uint32_t>() : fallback;
+// A flag row's value in createMock()'s JSON (mock/npm/options.js checked it against the row): `value`
+// into the member of Options the row's field or fault keys name; a two-key knob (latency) takes an array.
+template <typename Member>
+void set_member(Member& member, const nlohmann::json& value) {
+  if constexpr (std::is_arithmetic_v<Member> || std::is_same_v<Member, std::string> ||
+                std::is_same_v<Member, std::vector<std::string>>)
+    member = value.get<Member>();
 }
 
-// The options, already checked by the JavaScript front (mock/npm/options.js), as one JSON object.
+void set_from_row(const detail::Flag& flag, const nlohmann::json& value, Options& options) {
+  std::visit(
+      [&](auto field) {
+        if constexpr (!std::is_same_v<decltype(field), std::monostate>) set_member(field(options), value);
+      },
+      flag.field);
+  for (std::size_t i = 0; i < flag.keys.size(); ++i)
+    if (!flag.keys[i].name.empty())
+      std::visit(
+          [&](auto member) { set_member(options.faults.*member, value.is_array() ? value.at(i) : value); },
+          flag.keys[i].field);
+}
+
+// The options, already checked by the JavaScript front (mock/npm/options.js) against the flag rows
+// (mock_flags), as one JSON object keyed by the rows' npm names. Where a flag's value is not one member
+// (the collection, the user, the churn) it is read here by name.
 std::unique_ptr<Mock> make_mock(const nlohmann::json& o) {
+  Options options;
+  for (const detail::Flag& flag : detail::kFlags)
+    if (!flag.npm.empty() && o.contains(flag.npm)) set_from_row(flag, o.at(flag.npm), options);
+  options.faults.seed = options.seed;  // --seed draws the faults too
   std::shared_ptr<const Dataset> dataset;
   if (o.contains("dataset"))
     dataset = load_dataset_text(o.at("dataset").get<std::string>(), o.value("datasetName", "dataset"));
   else
-    dataset =
-        make_generated_dataset(o.value("records", std::uint64_t{300000}), o.value("seed", std::uint64_t{1}));
-  const std::uint64_t seed = o.value("seed", std::uint64_t{1});
-  const std::uint32_t inserts = u32_of(o, "churnInserts", 0), deletes = u32_of(o, "churnDeletes", 0);
-  if (inserts > 0 || deletes > 0) dataset = make_churn_dataset(std::move(dataset), inserts, deletes, seed);
+    dataset = make_generated_dataset(options.records, options.seed);
+  if (o.contains("churn")) {
+    const auto churn = o.at("churn").get<std::array<std::uint32_t, 2>>();
+    dataset = make_churn_dataset(std::move(dataset), churn[0], churn[1], options.seed);
+  }
   auto mock = std::make_unique<Mock>();
   mock->dataset = std::make_shared<LiveDataset>(dataset, std::nullopt);
   std::optional<User> user;
@@ -122,28 +154,77 @@ std::unique_ptr<Mock> make_mock(const nlohmann::json& o) {
     user = User{o.at("user").at(0).get<std::string>(), o.at("user").at(1).get<std::string>()};
   mock->service = std::make_shared<const Service>(mock->dataset, user);
 
-  detail::AppOptions app;
-  app.faults.latency_ms = u32_of(o, "latencyMs", 0);
-  app.faults.jitter_ms = u32_of(o, "jitterMs", 0);
-  app.faults.fail_rate = o.value("failRate", 0.0);
-  app.faults.fail_status = o.value("failStatus", 503);
-  app.faults.drop_rate = o.value("dropRate", 0.0);
-  app.faults.slow_body_bps = o.value("slowBodyBps", std::uint64_t{0});
-  app.faults.max_delay_ms = u32_of(o, "maxDelayMs", 60'000);
-  app.faults.seed = seed;
-  app.cors.origins = o.value("cors", std::vector<std::string>{});
-  app.gzip = o.value("gzip", false);
-  app.admin = o.value("admin", false);
-  app.journal_size = o.value("journalSize", std::size_t{10000});
-  app.journal_bytes = o.value("journalBytes", std::size_t{32} << 20);
   const std::string log = o.value("log", "none");
-  app.log = log == "text" ? LogFormat::text : log == "json" ? LogFormat::json : LogFormat::none;
+  options.log = log == "text" ? LogFormat::text : log == "json" ? LogFormat::json : LogFormat::none;
   const auto service = mock->service;
   mock->app = std::make_unique<detail::MockApp>(
-      [service](const HttpRequest& request) { return service->handle(request); }, app,
+      [service](const HttpRequest& request) { return service->handle(request); }, options,
       [](const std::string& line) { js_log(line.data(), line.size()); });
   mock->app->set_reset_uploads([service] { return service->reset_uploads(); });
   return mock;
+}
+
+// The highest value the member a row sets can hold here (std::size_t is 32 bits in WebAssembly).
+std::uint64_t highest_held(const detail::Flag& flag) {
+  std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+  const auto cap = [&](const auto& member) {
+    using Member = std::remove_cvref_t<decltype(member)>;
+    if constexpr (std::is_integral_v<Member>)
+      most = std::min<std::uint64_t>(most, std::numeric_limits<Member>::max());
+  };
+  Options options;
+  std::visit(
+      [&](auto field) {
+        if constexpr (!std::is_same_v<decltype(field), std::monostate>) cap(field(options));
+      },
+      flag.field);
+  for (const detail::KnobKey& key : flag.keys)
+    if (!key.name.empty()) std::visit([&](auto member) { cap(options.faults.*member); }, key.field);
+  return std::min(flag.high, most);
+}
+
+// A row's value at the start, when --help shows it: the member's initializer in Options.
+nlohmann::json default_of(const detail::Flag& flag) {
+  nlohmann::json out;
+  const auto take = [&](const auto& member) {
+    if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(member)>>) out = member;
+  };
+  Options options;
+  std::visit(
+      [&](auto field) {
+        if constexpr (!std::is_same_v<decltype(field), std::monostate>) take(field(options));
+      },
+      flag.field);
+  if (!flag.keys[0].name.empty())
+    std::visit([&](auto member) { take(options.faults.*member); }, flag.keys[0].field);
+  return flag.shows_default ? out : nlohmann::json();
+}
+
+constexpr std::array<std::string_view, 12> kKindNames{"whole", "share",   "status", "latency",
+                                                      "text",  "origins", "flag",   "log",
+                                                      "user",  "churn",   "config", "help"};
+
+// The rows the npm mock takes, as JSON: what options.js checks createMock()'s options and the npx flags by
+// ("high" as digits: a seed's 2^64-1 is no JavaScript number).
+std::string flag_table() {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const detail::Flag& flag : detail::kFlags) {
+    if (flag.npm.empty()) continue;
+    nlohmann::json row = {
+        {"name", flag.npm},       {"flag", flag.name},
+        {"type", flag.type_name}, {"help", flag.help},
+        {"what", flag.what},      {"kind", kKindNames.at(static_cast<std::size_t>(flag.kind))},
+        {"low", flag.low},        {"high", std::to_string(highest_held(flag))}};
+    if (const auto value = default_of(flag); !value.is_null()) row["default"] = value;
+    if (flag.kind == detail::FlagKind::status) {
+      row["choices"] = nlohmann::json::array();
+      for (const detail::FaultStatus& s : detail::kFaultStatuses)
+        row["choices"].push_back(s.status);
+      row["help"] = detail::fault_status_choices();
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows.dump();
 }
 
 Mock* find(int id) {
@@ -252,6 +333,16 @@ EMSCRIPTEN_KEEPALIVE void mock_finished(int id, std::uint32_t ticket, int status
   if (it == m->second->pending.end()) return;
   m->second->app->finished(it->second.request, status, static_cast<std::uint64_t>(body_bytes), milliseconds);
   m->second->pending.erase(it);
+}
+
+/// "O" + the flag rows the npm mock takes, as a JSON array (name, flag, type, help, what, kind, low, high,
+/// default, choices): the package's options.js checks options by them (read once, when the package is built).
+EMSCRIPTEN_KEEPALIVE const char* mock_flags() {
+  try {
+    return reply("O" + flag_table());
+  } catch (const std::exception& e) {
+    return failed(e);
+  }
 }
 
 /// "O" + a line describing the collection, e.g. "300000 generated records (seed 1)".

@@ -8,7 +8,6 @@
 #include <emscripten/emscripten.h>
 
 #include "deflate.hpp"
-#include "entimg/mock/gzip.hpp"
 
 namespace entimg::mock {
 namespace {

@@ -3,7 +3,7 @@
 filer's get_valid_filename runs Django's get_valid_filename, splits off the extension and slugifies stem and
 extension apart, where slugify is Django's slugify after unidecode. unidecode is not installed here, so
 `unidecode` below transliterates only the Russian and Ukrainian letters (А-я, Ёё, Єє, Іі, Її, Ґґ) and the
-Latin-1 letters U+00C0-U+00FF, with the same table as the mock (mock/src/filer_names.cpp), and drops every other
+Latin-1 letters U+00C0-U+00FF, with the same table as the mock (mock/helpers/filer_names.cpp), and drops every other
 non-ASCII character. Checked against unidecode 1.4: after slugify the results agree for every one of those
 characters (unidecode writes Ъ/ъ as "'" and Ґ/ґ as "G'"/"g'", the table '"' and "G"/"g"; slugify drops the
 quotes either way). Other Cyrillic letters (Ђ, Ў, Љ, ...) and other scripts would differ from real filer: the

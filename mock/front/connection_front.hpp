@@ -11,18 +11,12 @@
 #include "app.hpp"
 #include "entimg/mock/behaviour.hpp"
 #include "entimg/mock/http_types.hpp"
+#include "entimg/mock/options.hpp"
 #include "request_parser.hpp"
 
 namespace entimg::mock::detail {
 
 using Millis = std::chrono::milliseconds;
-
-struct FrontOptions {
-  std::string host = "127.0.0.1";
-  int port = 0;
-  std::size_t threads = 4;
-  ConnectionLimits limits;
-};
 
 /// The application behind the front (the mock's service with its faults, CORS and log).
 class FrontHandler {

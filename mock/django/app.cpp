@@ -39,7 +39,7 @@ Admission MockApp::admit(const HttpRequest& request) {
   Admission admission;
   if (auto preflight = cors_preflight(state_->options.cors, request)) {
     admission.response = std::move(*preflight);
-  } else if (state_->admin && !state_->options.admin_port_of_its_own && is_admin_path(request.target)) {
+  } else if (state_->admin && state_->options.admin_port < 0 && is_admin_path(request.target)) {
     admission.response = admin_answer(*state_->admin, request);
   } else {
     admission.plan = state_->planner.plan(request);
@@ -83,7 +83,7 @@ HttpResponse MockApp::respond(const HttpRequest& request, const Plan& plan) {
 
 void MockApp::finished(const HttpRequest& request, int status, std::uint64_t body_bytes,
                        double milliseconds) {
-  if (state_->journal && (state_->options.admin_port_of_its_own || !is_admin_path(request.target)))
+  if (state_->journal && (state_->options.admin_port >= 0 || !is_admin_path(request.target)))
     state_->journal->add(request, status, body_bytes, milliseconds);
   if (state_->options.log == LogFormat::none || !state_->log) return;
   state_->log(

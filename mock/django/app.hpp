@@ -11,6 +11,7 @@
 
 #include "entimg/mock/behaviour.hpp"
 #include "entimg/mock/http_types.hpp"
+#include "entimg/mock/options.hpp"
 
 namespace entimg::mock::detail {
 
@@ -18,18 +19,6 @@ namespace entimg::mock::detail {
 struct Admission {
   Plan plan;                             ///< delay, drop, slow body, failure
   std::optional<HttpResponse> response;  ///< the answer when it is known at once (a refusal, a preflight)
-};
-
-struct AppOptions {
-  FaultOptions faults;
-  CorsOptions cors;
-  bool gzip = false;   ///< --gzip: Django's GZipMiddleware
-  bool admin = false;  ///< --admin: the routes under /__mock/
-  /// --admin-port: the admin routes are served by admit_admin_only() on a port of their own, not by admit()
-  bool admin_port_of_its_own = false;
-  std::size_t journal_size = 10000;
-  std::size_t journal_bytes = std::size_t{32} << 20;  ///< --journal-bytes
-  LogFormat log = LogFormat::none;
 };
 
 /// One line of the request log, or of an error; the front decides where it goes (stderr, the console).

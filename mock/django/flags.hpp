@@ -3,7 +3,7 @@
 // in Options, whether --config and PUT /__mock/faults take it and the X-Mock-* header that asks for it one
 // request at a time. The command line (cli.cpp: CLI11's options, their checks, --config, --help and so the
 // man page) and the admin routes (admin.cpp: GET and PUT /__mock/faults, their checks and messages) read
-// it; a test holds docs/mock.md to it. A default is the member's initializer in Options (cli.hpp).
+// it; a test holds docs/mock.md to it. A default is the member's initializer in Options (options.hpp).
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -14,8 +14,8 @@
 #include <variant>
 #include <vector>
 
-#include "entimg/mock/cli.hpp"
 #include "entimg/mock/faults.hpp"
+#include "entimg/mock/options.hpp"
 
 namespace entimg::mock::detail {
 
@@ -66,7 +66,10 @@ struct KnobKey {
 
 /// One flag.
 struct Flag {
-  std::string_view name;            ///< "--port"
+  std::string_view name;  ///< "--port"
+  /// Its createMock() option in the npm package ("maxDelay"), when the npm mock takes it: the package reads
+  /// these rows from the WebAssembly core (mock/wasm/binding.cpp, mock_flags) and checks its options by them.
+  std::string_view npm = {};
   std::string_view type_name = {};  ///< what --help shows after it: "N"
   std::string_view help;            ///< empty for --fail-status: kFaultStatuses says it
   std::string_view group;           ///< the --help section
@@ -112,6 +115,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a port number",
      .shows_default = true},
     {.name = "--records",
+     .npm = "records",
      .type_name = "N",
      .help = "size of the generated collection",
      .group = kServing,
@@ -121,6 +125,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a whole number",
      .shows_default = true},
     {.name = "--seed",
+     .npm = "seed",
      .type_name = "S",
      .help = "seed of the generated collection and of the faults below",
      .group = kServing,
@@ -130,6 +135,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a whole number",
      .shows_default = true},
     {.name = "--dataset",
+     .npm = "dataset",
      .type_name = "PATH",
      .help = "serve the records of PATH instead: a JSON Lines file, a JSON array, or\n"
              "a snapshot directory written by `entities-images-contract record`",
@@ -139,6 +145,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a file or a snapshot directory",
      .excludes = "--records"},
     {.name = "--churn",
+     .npm = "churn",
      .type_name = "INSERTS:DELETES",
      .help = "a live collection: this many records inserted and deleted a minute\n"
              "(seeded by --seed; X-Mock-Time: MS replays a moment; not with --user)",
@@ -157,6 +164,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a whole number",
      .shows_default = true},
     {.name = "--user",
+     .npm = "user",
      .type_name = "NAME:PASSWORD",
      .help = "a user HTTP Basic authenticates, as DRF's BasicAuthentication does:\n"
              "OPTIONS then lists POST's fields, PUT/PATCH/DELETE get 405, wrong\n"
@@ -291,6 +299,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
 
     // Latency and faults (docs/mock.md, "Latency, faults, CORS, log")
     {.name = "--latency",
+     .npm = "latency",
      .type_name = "MS[:JITTER]",
      .help = "delay every answer MS milliseconds, plus 0..JITTER",
      .group = kFaults,
@@ -301,6 +310,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .in_put = true,
      .header = "X-Mock-Latency"},
     {.name = "--max-delay",
+     .npm = "maxDelay",
      .type_name = "MS",
      .help = "the longest delay a request may ask for with X-Mock-Latency (longer:\n"
              "400); --latency MS+JITTER may not exceed it either",
@@ -311,6 +321,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .shows_default = true,
      .keys = {{{"max_delay_ms", &FaultOptions::max_delay_ms}, {}}}},
     {.name = "--fail-rate",
+     .npm = "failRate",
      .type_name = "P",
      .help = "answer this share of requests with --fail-status instead",
      .group = kFaults,
@@ -319,6 +330,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .in_put = true,
      .header = "X-Mock-Fail"},
     {.name = "--fail-status",
+     .npm = "failStatus",
      .type_name = "N",
      .help = "",
      .group = kFaults,
@@ -328,6 +340,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .in_put = true,
      .header = "X-Mock-Fail"},
     {.name = "--drop-rate",
+     .npm = "dropRate",
      .type_name = "P",
      .help = "close this share of connections without answering",
      .group = kFaults,
@@ -336,6 +349,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .in_put = true,
      .header = "X-Mock-Drop"},
     {.name = "--slow-body",
+     .npm = "slowBody",
      .type_name = "BYTES_PER_S",
      .help = "send bodies at this rate",
      .group = kFaults,
@@ -349,6 +363,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
 
     // Browsers and logs
     {.name = "--cors",
+     .npm = "cors",
      .type_name = "ORIGIN",
      .help = "allow this origin (repeatable) or '*' any, as django-cors-headers would",
      .group = kBrowsers,
@@ -356,12 +371,14 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .field = at<&Options::cors, &CorsOptions::origins>,
      .what = "'*' or an origin such as http://localhost:3000 (no path)"},
     {.name = "--gzip",
+     .npm = "gzip",
      .help = "gzip answers for clients that accept it, as Django's GZipMiddleware does\n"
              "(with Vary: Accept-Encoding); without it nothing is compressed, as with DRF",
      .group = kBrowsers,
      .kind = FlagKind::flag,
      .field = at<&Options::gzip>},
     {.name = "--admin",
+     .npm = "admin",
      .help = "serve the admin routes under /__mock/: the request journal\n"
              "(GET/DELETE /__mock/requests, GET /__mock/requests/count), POST\n"
              "/__mock/reset, GET/PUT /__mock/faults (docs/mock.md)",
@@ -377,6 +394,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .high = 65535,
      .what = "a port number"},
     {.name = "--journal-size",
+     .npm = "journalSize",
      .type_name = "N",
      .help = "the number of requests the journal keeps, the latest",
      .group = kBrowsers,
@@ -387,6 +405,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a whole number",
      .shows_default = true},
     {.name = "--journal-bytes",
+     .npm = "journalBytes",
      .type_name = "BYTES",
      .help = "and at most this many bytes of them (an entry counts as its JSON;\n"
              "of a body it keeps the first 16 KiB, its length and sha256)",

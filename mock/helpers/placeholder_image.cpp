@@ -141,12 +141,11 @@ std::string placeholder_png(std::uint64_t key, std::int64_t id) {
   return png;
 }
 
-std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
-  const auto grid = glyph_grid(id);
-  const Colour bg = background(key);
-  const int shade = (bg.r * 299 + bg.g * 587 + bg.b * 114) / 1000;
+namespace {
 
-  std::string out = "\xFF\xD8";  // SOI
+// The JPEG's header: SOI, JFIF, the quantisation table, the frame, the Huffman tables and the scan header.
+void jpeg_header(std::string& out) {
+  out += "\xFF\xD8";  // SOI
   jpeg_segment(out, 0xE0, std::string("JFIF\0\x01\x01\x00\x00\x01\x00\x01\x00\x00", 14));
   // One quantisation table of 8s: a flat block's DC coefficient is 8 * (shade - 128), so it quantises to
   // shade - 128 exactly and decodes back to the same shade.
@@ -167,19 +166,38 @@ std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
   ac += std::string("\x01", 1) + std::string(15, '\0') + std::string(1, '\0');
   jpeg_segment(out, 0xC4, ac);
   jpeg_segment(out, 0xDA, std::string("\x01\x01\x00\x00\x3F\x00", 6));
+}
 
-  // Canonical Huffman codes of the DC table.
+// The canonical Huffman codes of the DC table, and their lengths, by category.
+struct DcCodes {
   std::array<std::uint32_t, 12> code{};
   std::array<int, 12> length{};
+};
+
+DcCodes dc_codes() {
+  DcCodes dc;
   std::uint32_t next = 0;
   std::size_t symbol = 0;
   for (int bits = 1; bits <= 16; ++bits) {
     for (int k = 0; k < kDcBits[static_cast<std::size_t>(bits - 1)]; ++k, ++symbol) {
-      code[symbol] = next++;
-      length[symbol] = bits;
+      dc.code[symbol] = next++;
+      dc.length[symbol] = bits;
     }
     next <<= 1;
   }
+  return dc;
+}
+
+}  // namespace
+
+std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
+  const auto grid = glyph_grid(id);
+  const Colour bg = background(key);
+  const int shade = (bg.r * 299 + bg.g * 587 + bg.b * 114) / 1000;
+
+  std::string out;
+  jpeg_header(out);
+  const DcCodes dc = dc_codes();
   BitWriter bits(out);
   int previous = 0;
   for (int by = 0; by < kBlocksY; ++by) {
@@ -193,7 +211,7 @@ std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
         ++category;
         magnitude >>= 1;
       }
-      bits.put(code[static_cast<std::size_t>(category)], length[static_cast<std::size_t>(category)]);
+      bits.put(dc.code[static_cast<std::size_t>(category)], dc.length[static_cast<std::size_t>(category)]);
       if (category > 0) {
         const int extra = diff < 0 ? diff + (1 << category) - 1 : diff;
         bits.put(static_cast<std::uint32_t>(extra), category);

@@ -166,32 +166,49 @@ std::optional<PyInt> parse_python_int(std::string_view utf8) {
   return result;
 }
 
-DecimalLookup parse_decimal_lookup(std::string_view utf8) {
+namespace {
+
+// A finite Decimal's text in its parts: [sign] int_part [. frac_part] [e [sign] exp_digits].
+struct DecimalText {
+  bool negative = false;
+  std::string int_part, frac_part, exp_digits;
+  bool exp_negative = false;
+};
+
+// The parts of a Decimal as CPython's decimal reads it; nullopt for what it does not take, and for the
+// infinities and NaNs it takes and Django's DecimalField then rejects as not finite.
+std::optional<DecimalText> read_decimal_text(std::string_view utf8) {
   std::u32string cp = to_code_points(strip_python_whitespace(utf8));
   // CPython's C decimal drops every underscore before it parses ("1_", "_1", "1__0" and "1e2_" are
   // numbers), looser than int()'s PEP 515 rule.
   std::erase(cp, U'_');
   std::size_t pos = 0;
-  bool negative = false;
-  if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) negative = cp[pos++] == U'-';
+  DecimalText text;
+  if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) text.negative = cp[pos++] == U'-';
   const std::u32string_view rest = std::u32string_view(cp).substr(pos);
-  // Decimal accepts these, and Django's DecimalField then rejects them as not finite.
-  if (equals_ignore_case(rest, "inf") || equals_ignore_case(rest, "infinity")) return {};
-  std::string int_part, frac_part, exp_digits;
-  read_digits(cp, pos, int_part);
+  if (equals_ignore_case(rest, "inf") || equals_ignore_case(rest, "infinity")) return std::nullopt;
+  read_digits(cp, pos, text.int_part);
   if (pos < cp.size() && cp[pos] == U'.') {
     ++pos;
-    read_digits(cp, pos, frac_part);
+    read_digits(cp, pos, text.frac_part);
   }
-  if (int_part.empty() && frac_part.empty()) return {};  // also NaN, sNaN: not finite
-  bool exp_negative = false;
+  if (text.int_part.empty() && text.frac_part.empty()) return std::nullopt;  // also NaN, sNaN
   if (pos < cp.size() && (cp[pos] == U'e' || cp[pos] == U'E')) {
     ++pos;
-    if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) exp_negative = cp[pos++] == U'-';
-    read_digits(cp, pos, exp_digits);
-    if (exp_digits.empty()) return {};
+    if (pos < cp.size() && (cp[pos] == U'+' || cp[pos] == U'-')) text.exp_negative = cp[pos++] == U'-';
+    read_digits(cp, pos, text.exp_digits);
+    if (text.exp_digits.empty()) return std::nullopt;
   }
-  if (pos != cp.size()) return {};
+  if (pos != cp.size()) return std::nullopt;
+  return text;
+}
+
+}  // namespace
+
+DecimalLookup parse_decimal_lookup(std::string_view utf8) {
+  const std::optional<DecimalText> text = read_decimal_text(utf8);
+  if (!text) return {};
+  const auto& [negative, int_part, frac_part, exp_digits, exp_negative] = *text;
 
   DecimalLookup out{true, false, std::nullopt};
   // value = int_part.frac_part × 10^exp. Work out its integer part and whether a non-zero

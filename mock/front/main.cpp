@@ -1,9 +1,9 @@
 // entities-images-mock: parses the command line, builds the service, serves until a signal.
 #include <iostream>
 
+#include "entimg/common/stop_signals.hpp"
 #include "entimg/mock/cli.hpp"
 #include "entimg/mock/server.hpp"
-#include "entimg/mock/stop_signals.hpp"
 
 int main(int argc, char** argv) {
   using namespace entimg::mock;
@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   if (o.help) return std::cout << usage(), 0;
   if (o.version) return std::cout << "entities-images-mock " << version() << "\n", 0;
 
-  block_stop_signals();
+  entimg::common::block_stop_signals();
 
   try {
     std::shared_ptr<const Dataset> dataset =
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
               << "serving " << live->describe() << " at " << server.url() << "/edw/api/entities-images/"
               << std::endl;
     if (o.admin) std::cout << "admin routes at " << server.admin_url() << std::endl;
-    return run_until_stop_signal(server) ? 0 : 1;
+    return entimg::common::run_until_stop_signal(server) ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "entities-images-mock: error: " << e.what() << "\n";
     return 1;

@@ -15,7 +15,7 @@ struct FaultOptions {
   std::uint32_t latency_ms = 0;  ///< --latency MS[:JITTER]: every answer waits MS, plus 0..JITTER
   std::uint32_t jitter_ms = 0;
   double fail_rate = 0;             ///< --fail-rate P: this share of requests gets fail_status
-  int fail_status = 503;            ///< --fail-status N: a row of mock/src/fault_statuses.hpp
+  int fail_status = 503;            ///< --fail-status N: a row of mock/http/fault_statuses.hpp
   double drop_rate = 0;             ///< --drop-rate P: this share is closed with no answer
   std::uint64_t slow_body_bps = 0;  ///< --slow-body BYTES_PER_S: bodies trickle at this rate; 0 = full speed
   std::uint64_t seed = 1;           ///< --seed: the draws above repeat from run to run

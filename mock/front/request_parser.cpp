@@ -233,78 +233,90 @@ RequestParser::State RequestParser::frame_body() {
   return state_ = State::body;  // advance() completes it at once when it is empty
 }
 
+// A chunked body, step by step as its bytes come: a chunk-size line, that many bytes of data and their
+// CRLF, again until the size 0, then trailer lines up to an empty one. Each step returns `state_` while it
+// waits for more bytes, moves chunk_state_ on when it is done, and fails on a line or chunk too long.
 RequestParser::State RequestParser::read_chunked(std::string_view buffer) {
   while (chunk_pos_ < buffer.size() || chunk_state_ == Chunk::data) {
-    switch (chunk_state_) {
-      case Chunk::size_line:
-      case Chunk::trailer: {
-        const std::size_t lf = buffer.find('\n', chunk_pos_);
-        const std::size_t limit =
-            chunk_state_ == Chunk::size_line ? limits_.max_chunk_line : limits_.max_header_line;
-        const std::size_t length = (lf == std::string_view::npos ? buffer.size() : lf) - chunk_pos_;
-        if (length > limit + 1) {
-          return chunk_state_ == Chunk::size_line
-                     ? fail(400, "a chunk-size line longer than " + limit_text(limit, "--max-chunk-line"))
-                     : fail(431, "a trailer line longer than " + limit_text(limit, "--max-header-line"));
-        }
-        if (lf == std::string_view::npos) return state_;
-        const std::string_view line = without_cr(buffer.substr(chunk_pos_, lf - chunk_pos_));
-        chunk_pos_ = lf + 1;
-        if (chunk_state_ == Chunk::trailer) {
-          if (line.empty()) {
-            end_ = chunk_pos_;
-            return state_ = State::complete;
-          }
-          if (++trailer_lines_ > limits_.max_headers)
-            return fail(
-                431, "more than " + std::to_string(limits_.max_headers) + " trailer lines (--max-headers)");
-          continue;
-        }
-        std::uint64_t size = 0;
-        std::size_t digits = 0;
-        for (; digits < line.size(); ++digits) {
-          const char c = line[digits];
-          const int v = common::ascii_digit(c)                   ? c - '0'
-                        : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10
-                                                                 : -1;
-          if (v < 0) break;
-          if (size >> 60)
-            return fail(413, "a chunk larger than " + limit_text(limits_.max_body, "--max-body"));
-          size = size * 16 + static_cast<std::uint64_t>(v);
-        }
-        const std::string_view rest = common::trim(line.substr(digits));
-        if (digits == 0 || (!rest.empty() && rest.front() != ';'))
-          return fail(400, "a chunk-size line that is not a hexadecimal size");
-        if (size > limits_.max_body - request_.body.size())
-          return fail(413, "a chunked body above " + limit_text(limits_.max_body, "--max-body"));
-        chunk_left_ = size;
-        chunk_state_ = size == 0 ? Chunk::trailer : Chunk::data;
-        break;
-      }
-      case Chunk::data: {
-        const std::size_t take =
-            static_cast<std::size_t>(std::min<std::uint64_t>(chunk_left_, buffer.size() - chunk_pos_));
-        request_.body.append(buffer.substr(chunk_pos_, take));
-        chunk_pos_ += take;
-        chunk_left_ -= take;
-        if (chunk_left_ > 0) return state_;
-        chunk_state_ = Chunk::data_end;
-        break;
-      }
-      case Chunk::data_end:
-        if (buffer[chunk_pos_] == '\n') {
-          chunk_pos_ += 1;
-        } else if (buffer[chunk_pos_] == '\r') {
-          if (chunk_pos_ + 1 >= buffer.size()) return state_;
-          if (buffer[chunk_pos_ + 1] != '\n') return fail(400, "chunk data not followed by CRLF");
-          chunk_pos_ += 2;
-        } else {
-          return fail(400, "chunk data longer than its size");
-        }
-        chunk_state_ = Chunk::size_line;
-        break;
-    }
+    const Chunk before = chunk_state_;
+    const std::size_t at = chunk_pos_;
+    const State state = chunk_state_ == Chunk::data       ? read_chunk_data(buffer)
+                        : chunk_state_ == Chunk::data_end ? read_chunk_end(buffer)
+                                                          : read_chunk_line(buffer);
+    if (state != State::body || (chunk_state_ == before && chunk_pos_ == at)) return state;
   }
+  return state_;
+}
+
+// A chunk-size line or a trailer line, once it is whole.
+RequestParser::State RequestParser::read_chunk_line(std::string_view buffer) {
+  const std::size_t lf = buffer.find('\n', chunk_pos_);
+  const std::size_t limit =
+      chunk_state_ == Chunk::size_line ? limits_.max_chunk_line : limits_.max_header_line;
+  const std::size_t length = (lf == std::string_view::npos ? buffer.size() : lf) - chunk_pos_;
+  if (length > limit + 1) {
+    return chunk_state_ == Chunk::size_line
+               ? fail(400, "a chunk-size line longer than " + limit_text(limit, "--max-chunk-line"))
+               : fail(431, "a trailer line longer than " + limit_text(limit, "--max-header-line"));
+  }
+  if (lf == std::string_view::npos) return state_;
+  const std::string_view line = without_cr(buffer.substr(chunk_pos_, lf - chunk_pos_));
+  chunk_pos_ = lf + 1;
+  if (chunk_state_ == Chunk::size_line) return read_chunk_size(line);
+  if (line.empty()) {
+    end_ = chunk_pos_;
+    return state_ = State::complete;
+  }
+  if (++trailer_lines_ > limits_.max_headers)
+    return fail(431, "more than " + std::to_string(limits_.max_headers) + " trailer lines (--max-headers)");
+  return state_;
+}
+
+// "1a2b[;extension]": the next chunk's size in hexadecimal, 0 for the last.
+RequestParser::State RequestParser::read_chunk_size(std::string_view line) {
+  std::uint64_t size = 0;
+  std::size_t digits = 0;
+  for (; digits < line.size(); ++digits) {
+    const char c = line[digits];
+    const int v = common::ascii_digit(c)                   ? c - '0'
+                  : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10
+                                                           : -1;
+    if (v < 0) break;
+    if (size >> 60) return fail(413, "a chunk larger than " + limit_text(limits_.max_body, "--max-body"));
+    size = size * 16 + static_cast<std::uint64_t>(v);
+  }
+  const std::string_view rest = common::trim(line.substr(digits));
+  if (digits == 0 || (!rest.empty() && rest.front() != ';'))
+    return fail(400, "a chunk-size line that is not a hexadecimal size");
+  if (size > limits_.max_body - request_.body.size())
+    return fail(413, "a chunked body above " + limit_text(limits_.max_body, "--max-body"));
+  chunk_left_ = size;
+  chunk_state_ = size == 0 ? Chunk::trailer : Chunk::data;
+  return state_;
+}
+
+RequestParser::State RequestParser::read_chunk_data(std::string_view buffer) {
+  const std::size_t take =
+      static_cast<std::size_t>(std::min<std::uint64_t>(chunk_left_, buffer.size() - chunk_pos_));
+  request_.body.append(buffer.substr(chunk_pos_, take));
+  chunk_pos_ += take;
+  chunk_left_ -= take;
+  if (chunk_left_ == 0) chunk_state_ = Chunk::data_end;
+  return state_;
+}
+
+// The CRLF (or a bare LF) after a chunk's data.
+RequestParser::State RequestParser::read_chunk_end(std::string_view buffer) {
+  if (buffer[chunk_pos_] == '\n') {
+    chunk_pos_ += 1;
+  } else if (buffer[chunk_pos_] == '\r') {
+    if (chunk_pos_ + 1 >= buffer.size()) return state_;
+    if (buffer[chunk_pos_ + 1] != '\n') return fail(400, "chunk data not followed by CRLF");
+    chunk_pos_ += 2;
+  } else {
+    return fail(400, "chunk data longer than its size");
+  }
+  chunk_state_ = Chunk::size_line;
   return state_;
 }
 

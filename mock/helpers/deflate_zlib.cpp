@@ -4,7 +4,6 @@
 #include <zlib.h>
 
 #include "deflate.hpp"
-#include "entimg/mock/gzip.hpp"
 
 namespace entimg::mock {
 

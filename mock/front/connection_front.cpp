@@ -729,22 +729,26 @@ ConnectionFront::~ConnectionFront() {
     if (fd >= 0) close(fd);
 }
 
-int ConnectionFront::bind() {
-  State& s = *state_;
-  if (s.listen_fd >= 0) return s.options.port;
-  // Thousands of clients each need a descriptor: take all the process may have.
+namespace {
+
+// Thousands of clients each need a descriptor: take all the process may have.
+void take_every_descriptor() {
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
     limit.rlim_cur = limit.rlim_max;
     setrlimit(RLIMIT_NOFILE, &limit);
   }
+}
+
+// A socket listening on host:port (the first address of it that binds), or std::runtime_error saying why not.
+int listening_socket(const std::string& host, int port) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* found = nullptr;
-  const std::string where = s.options.host + ":" + std::to_string(s.options.port);
-  if (getaddrinfo(s.options.host.c_str(), std::to_string(s.options.port).c_str(), &hints, &found) != 0)
+  const std::string where = host + ":" + std::to_string(port);
+  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0)
     throw std::runtime_error("cannot listen on " + where + " (not an address of this machine?)");
   int fd = -1;
   for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
@@ -761,11 +765,26 @@ int ConnectionFront::bind() {
   freeaddrinfo(found);
   if (fd < 0)
     throw std::runtime_error("cannot listen on " + where + " (in use, or not an address of this machine?)");
+  return fd;
+}
+
+// The port a socket is bound to (the one the system picked for port 0).
+int bound_port(int fd) {
   sockaddr_storage bound{};
   socklen_t size = sizeof bound;
   getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &size);
-  s.options.port = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
-                                                     : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  return ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
+                                           : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+}
+
+}  // namespace
+
+int ConnectionFront::bind() {
+  State& s = *state_;
+  if (s.listen_fd >= 0) return s.options.port;
+  take_every_descriptor();
+  const int fd = listening_socket(s.options.host, s.options.port);
+  s.options.port = bound_port(fd);
   set_nonblocking(fd);
   s.listen_fd = fd;
   s.authority = s.options.host + ":" + std::to_string(s.options.port);
@@ -779,7 +798,8 @@ int ConnectionFront::bind() {
     (void)!write(s.stop_fd, &one, sizeof one);
   }
   // Keep headroom for the files the service opens (state, datasets) under the descriptor limit.
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur > 128)
+  if (rlimit limit{};
+      getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur > 128)
     s.options.limits.max_connections =
         std::min<std::size_t>(s.options.limits.max_connections, limit.rlim_cur - 64);
   s.arm(s.listen_fd, EPOLLIN, kListen, EPOLL_CTL_ADD);

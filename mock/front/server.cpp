@@ -25,6 +25,13 @@ std::size_t worker_count(std::size_t asked) {
   return std::max(2u, std::thread::hardware_concurrency()) + 2;
 }
 
+// The front's options as given, on `workers` threads.
+FrontOptions with_workers(const FrontOptions& options, std::size_t workers) {
+  FrontOptions front = options;
+  front.threads = workers;
+  return front;
+}
+
 // Answers to repeated requests on unchanged data. Whatever the service reads is in the key (method,
 // target, every header, the address), so an equal key at an equal data version has an equal answer.
 // A miss costs a hash and a look-up, never a copy: an answer is kept only when its request comes a
@@ -148,20 +155,18 @@ struct AdminOnly final : detail::FrontHandler {
 struct MockServer::Impl final : detail::FrontHandler {
   Impl(RequestHandler h, ServerOptions o)
       : options(std::move(o)),
-        app(std::move(h),
-            detail::AppOptions{options.faults, options.cors, options.gzip, options.admin,
-                               options.admin_port >= 0, options.journal_size, options.journal_bytes,
-                               options.log},
+        app(std::move(h), options,
             [this](const std::string& line) {
               const std::lock_guard lock(log_mutex);
               std::cerr << line << '\n';
             }),
-        front(detail::FrontOptions{options.host, options.port, worker_count(options.threads), options.limits},
-              *this),
+        front(with_workers(options, worker_count(options.threads)), *this),
         admin_only(app) {
-    if (options.admin && options.admin_port >= 0)
-      admin_front.emplace(detail::FrontOptions{options.host, options.admin_port, 2, options.limits},
-                          admin_only);
+    if (options.admin && options.admin_port >= 0) {
+      FrontOptions admin = with_workers(options, 2);
+      admin.port = options.admin_port;
+      admin_front.emplace(std::move(admin), admin_only);
+    }
   }
 
   detail::Admission admit(const HttpRequest& request) override { return app.admit(request); }

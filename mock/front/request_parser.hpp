@@ -60,6 +60,10 @@ class RequestParser {
   State parse_request_line(std::string_view line);
   State frame_body();
   State read_chunked(std::string_view buffer);
+  State read_chunk_line(std::string_view buffer);
+  State read_chunk_size(std::string_view line);
+  State read_chunk_data(std::string_view buffer);
+  State read_chunk_end(std::string_view buffer);
 
   ConnectionLimits limits_;
   State state_ = State::head;

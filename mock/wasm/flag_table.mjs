@@ -1,0 +1,23 @@
+// Writes the core's flag table, the rows the npm mock takes (mock_flags in binding.cpp, from
+// mock/django/flags.hpp), as an ES module for the package's options.js: the npm mock's option names,
+// flags, help, kinds, ranges and defaults come from the native mock's one table, not written again.
+// Usage: node flag_table.mjs core.mjs core.wasm flags.js
+import { readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+const [glue, wasm, output] = process.argv.slice(2);
+const createCore = (await import(pathToFileURL(glue).href)).default;
+const module = await WebAssembly.compile(readFileSync(wasm));
+const core = await createCore({
+  instantiateWasm(imports, receive) {
+    WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+    return {};
+  },
+});
+const at = core._mock_flags();
+const size = new DataView(core.HEAPU8.buffer).getUint32(at, true);
+const reply = new TextDecoder().decode(core.HEAPU8.subarray(at + 4, at + 4 + size));
+if (!reply.startsWith("O")) throw new Error(`mock_flags: ${reply.slice(1)}`);
+const rows = JSON.parse(reply.slice(1));
+writeFileSync(output, `// Generated from the core's flag table (mock/django/flags.hpp) by mock/wasm/flag_table.mjs.\n` +
+                      `export default ${JSON.stringify(rows, null, 1)};\n`);
