@@ -244,14 +244,21 @@ TEST_CASE(
   CHECK(data->reads == 400);
   CHECK(bodies[0] == first);
   // ...so the third time the first ones come from the memo and the rest are computed: a full memo holds
-  // what it has rather than starting again. Every answer is the same bytes either way.
-  for (int offset = 0; offset < 200; ++offset)
+  // what it has rather than starting again. Every answer is the same bytes either way. (Which ones are
+  // kept depends on the port: the Host header is in each request's hash, and a request whose "asked
+  // once" slot another took is not kept. So the test finds one kept, rather than naming it.)
+  int held = -1;
+  for (int offset = 0; offset < 200; ++offset) {
+    const int before = data->reads;
     CHECK(ask(offset) == bodies[static_cast<std::size_t>(offset)]);
+    if (held < 0 && data->reads == before) held = offset;
+  }
   const int kept = 600 - data->reads;
   CHECK(kept >= 40);
   CHECK(kept <= 70);
+  REQUIRE(held >= 0);
   const int reads = data->reads;
-  CHECK(ask(0) == first);
+  CHECK(ask(held) == bodies[static_cast<std::size_t>(held)]);
   CHECK(data->reads == reads);
   // An upload changes the data: nothing kept before it is sent again.
   httplib::Client user("127.0.0.1", server.port());
