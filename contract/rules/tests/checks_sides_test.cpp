@@ -1,11 +1,10 @@
 // The rules of the quick plan's sides, each through its table row: filters, negotiation, compression, a
 // proxy's headers and another Host. Each is shown to fail on the answer a broken deployment gives and to
 // pass on DRF's.
-#include <brotli/encode.h>
 #include <catch2/catch.hpp>
 
 #include "check_test_support.hpp"
-#include "entimg/mock/behaviour.hpp"
+#include "compressed.hpp"
 
 namespace {
 
@@ -134,16 +133,6 @@ TEST_CASE("accept_negotiated: each answer is the representation asked for, whate
   }
 }
 
-std::string brotli(const std::string& text) {
-  std::size_t size = BrotliEncoderMaxCompressedSize(text.size());
-  std::string out(size, '\0');
-  BrotliEncoderCompress(BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, text.size(),
-                        reinterpret_cast<const std::uint8_t*>(text.data()), &size,
-                        reinterpret_cast<std::uint8_t*>(out.data()));
-  out.resize(size);
-  return out;
-}
-
 // The DRF page of the compression side, as it came to a request with that Accept-Encoding.
 Page encoded_page(const std::string& accept_encoding, const std::string& coding, const json& body,
                   bool vary = true) {
@@ -154,7 +143,7 @@ Page encoded_page(const std::string& accept_encoding, const std::string& coding,
   page.exchange.method = "GET";
   page.exchange.url = std::string(kOrigin) + kPath + "?limit=4&offset=9";
   page.exchange.status = 200;
-  page.exchange.body = coding == "gzip" ? entimg::mock::gzip_compress(body.dump())
+  page.exchange.body = coding == "gzip" ? gzip_compressed(body.dump())
                        : coding == "br" ? brotli(body.dump())
                                         : body.dump();
   page.exchange.headers = drf_headers(page.exchange.body.size());
@@ -223,7 +212,7 @@ TEST_CASE("compressed_as_asked: an accepted coding, whole, decoding to the plain
   }
   SECTION("a gzip stream cut short") {
     Page cut = encoded_page("gzip", "", body);
-    cut.exchange.body = entimg::mock::gzip_compress(body.dump()).substr(0, 40);
+    cut.exchange.body = gzip_compressed(body.dump()).substr(0, 40);
     cut.exchange.headers.emplace_back("Content-Encoding", "gzip");
     parse_body(cut);
     Findings f;
