@@ -302,7 +302,7 @@ constexpr Rule kRules[] = {
      "parameter",
      "spec §2.2 rule 1; reference §2.4, C5 / DRF utils/urls.py", EveryPage{links_keep_parameters}},
     {"link_origin", "origin", "next, previous and image URLs use the base URL's scheme, host and port",
-     "spec §2.1 (image under {base_url}); reference §2.5, M3", EveryPage{link_origin}},
+     "spec §2.1 (image under {base_url}); reference §2.5, M3", EveryPage{link_origin, Reads::link_origins}},
 };
 
 }  // namespace

@@ -28,8 +28,8 @@ Page filtered_page(std::int64_t entity, const std::vector<std::int64_t>& ids, st
 }
 
 SideAsk filter_ask(std::int64_t entity, bool nested = false) {
-  SideAsk ask{"filter", nested ? "/edw/api/entities/" + std::to_string(entity) + "/images/"
-                               : "?entity=" + std::to_string(entity)};
+  SideAsk ask{PlanSide::filter, nested ? "/edw/api/entities/" + std::to_string(entity) + "/images/"
+                                       : "?entity=" + std::to_string(entity)};
   ask.entity = std::to_string(entity);
   ask.nested = nested;
   return ask;
@@ -95,9 +95,9 @@ TEST_CASE("accept_negotiated: each answer is the representation asked for, whate
           "[checks][sides]") {
   const CheckContext c = context();
   SideState sides(c);
-  SideAsk html_ask{"negotiation", "Accept: text/html", {{"Accept", "text/html"}}};
+  SideAsk html_ask{PlanSide::negotiation, "Accept: text/html", {{"Accept", "text/html"}}};
   html_ask.wants_html = true;
-  const SideAsk json_ask{"negotiation", "Accept: application/json", {{"Accept", "application/json"}}};
+  const SideAsk json_ask{PlanSide::negotiation, "Accept: application/json", {{"Accept", "application/json"}}};
   const Page html = answer_as(true, "text/html"), json_page = answer_as(false, "application/json");
   Findings findings;
   judge("accept_negotiated", sides, html_ask, html, &json_page, findings);
@@ -155,7 +155,7 @@ Page encoded_page(const std::string& accept_encoding, const std::string& coding,
 }
 
 SideAsk encoding_ask(const std::string& coding, bool other_first = false) {
-  SideAsk ask{"compression", "Accept-Encoding: " + coding, {{"Accept-Encoding", coding}}};
+  SideAsk ask{PlanSide::compression, "Accept-Encoding: " + coding, {{"Accept-Encoding", coding}}};
   ask.other_first = other_first;
   return ask;
 }
@@ -248,7 +248,7 @@ Page origin_page(const std::string& links_origin, const std::string& images_orig
 }
 
 SideAsk proxy_ask(bool other_first = false) {
-  SideAsk ask{"proxy",
+  SideAsk ask{PlanSide::proxy,
               "X-Forwarded-Proto: https and X-Forwarded-Host: h.example",
               {{"X-Forwarded-Proto", "https"}, {"X-Forwarded-Host", "h.example"}},
               "https://h.example"};
