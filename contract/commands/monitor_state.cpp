@@ -29,6 +29,7 @@ struct MonitorState::Data {
   std::uint64_t runs_passed = 0, runs_failed = 0, runs_error = 0;
   bool ran = false;
   bool up = false;
+  FailureKind failure = FailureKind::none;  // why the last run could not check, when it could not
   std::string base_url;
   double started_seconds = 0;
   double duration_seconds = 0;
@@ -55,6 +56,7 @@ void MonitorState::record_run(const RunReport& report, const RunContext& context
   Data& d = *data_;
   d.ran = true;
   d.up = report.fatal_error.empty();
+  d.failure = report.fatal_failure;
   ++(!d.up ? d.runs_error : report.failed() > 0 ? d.runs_failed : d.runs_passed);
   d.base_url = report.base_url;
   d.started_seconds = static_cast<double>(context.started_ms) / 1000.0;
@@ -93,6 +95,13 @@ std::string MonitorState::metrics() const {
              "(connection, TLS, timeout on the first page)",
              "gauge");
   out.sample(metric("up"), {{"base_url", d.base_url}}, d.up ? 1 : 0);
+  if (d.failure != FailureKind::none) {
+    out.family(metric("last_run_failure"),
+               "1, labelled with the kind of transport failure that kept the last run from checking the "
+               "deployment (connect_refused, read_timeout, tls, ...)",
+               "gauge");
+    out.sample(metric("last_run_failure"), {{"kind", std::string(to_string(d.failure))}}, 1);
+  }
   out.family(metric("last_run_timestamp_seconds"),
              "When the last run started, in seconds since the Unix epoch", "gauge");
   out.sample(metric("last_run_timestamp_seconds"), d.started_seconds);

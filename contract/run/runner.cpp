@@ -71,6 +71,7 @@ class Run {
     report.seed = options_.seed;
     if (const std::string fatal = quick(); !fatal.empty()) {
       report.fatal_error = fatal;
+      report.fatal_failure = fatal_failure_;
     } else if (options_.mode == Mode::Full) {
       walk();
     }
@@ -108,8 +109,10 @@ class Run {
   // Returns a reason when the deployment cannot be checked at all.
   std::string quick() {
     std::optional<Page> first = get(query("first page", std::nullopt, std::nullopt));
-    if (first->exchange.status == 0)
+    if (first->exchange.status == 0) {
+      fatal_failure_ = first->exchange.failure;
       return "cannot check " + first->exchange.url + ": " + first->exchange.error;
+    }
     seen_count_ = count_of(*first);
     first_url_ = first->exchange.url;
     const std::uint64_t count = seen_count_.value_or(0);
@@ -180,7 +183,8 @@ class Run {
   detail::Coverage coverage_;
   std::uint64_t first_count_ = 0;
   std::optional<std::uint64_t> seen_count_;
-  std::string first_url_;  // the first page's, for count_stable's messages
+  FailureKind fatal_failure_ = FailureKind::none;  // the first page's, when it had no answer
+  std::string first_url_;                          // the first page's, for count_stable's messages
   std::uint64_t walk_records_ = 0;
   std::uint64_t walk_pages_ = 0;
   std::uint64_t walk_bytes_ = 0;  // bodies read by the walk, against options_.byte_cap

@@ -52,11 +52,12 @@ Outcome run_against(const std::string& url, const std::function<void(contract::C
   return out;
 }
 
-// Exit 2: nothing could be checked, and the reason names what happened; status_ok alone reports
+// Exit 2: nothing could be checked, and the reason names what happened and its kind; status_ok alone reports
 // the first page that did not come.
 void expect_fatal(const Outcome& out, std::string_view fragment) {
   INFO(out.console);
   CHECK_THAT(out.report.fatal_error, Contains(std::string(fragment)));
+  CHECK(out.report.fatal_failure != contract::FailureKind::none);  // the kind comes with the text
   const std::set<std::string> failed = broken::e2e::failed_rules(out.report);
   CHECK((failed.empty() || failed == std::set<std::string>{"status_ok"}));
 }

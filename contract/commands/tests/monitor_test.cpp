@@ -93,6 +93,7 @@ TEST_CASE("monitor metrics: runs, rules, count and its change, latency", "[monit
 
   const std::string text = state.metrics();
   CHECK(value_of(text, "entimg_contract_up{base_url=\"http://127.0.0.1:8000\"}") == 1);
+  CHECK(text.find("entimg_contract_last_run_failure") == std::string::npos);  // only while it cannot check
   CHECK(value_of(text, "entimg_contract_runs_total{result=\"pass\"}") == 1);
   CHECK(value_of(text, "entimg_contract_runs_total{result=\"fail\"}") == 1);
   CHECK(value_of(text, "entimg_contract_last_run_timestamp_seconds") == 1700000000.5);
@@ -113,10 +114,12 @@ TEST_CASE("monitor metrics: runs, rules, count and its change, latency", "[monit
   RunReport unreachable;
   unreachable.base_url = "http://127.0.0.1:1";
   unreachable.fatal_error = "cannot check http://127.0.0.1:1/: connection refused";
+  unreachable.fatal_failure = FailureKind::connect_refused;
   state.record_run(unreachable, context);
   const std::string down = state.metrics();
   CHECK(value_of(down, "entimg_contract_up{base_url=\"http://127.0.0.1:1\"}") == 0);
   CHECK(value_of(down, "entimg_contract_runs_total{result=\"error\"}") == 1);
+  CHECK(value_of(down, "entimg_contract_last_run_failure{kind=\"connect_refused\"}") == 1);
   CHECK(down.find("entimg_contract_count ") == std::string::npos);  // no count seen: no count claimed
 }
 

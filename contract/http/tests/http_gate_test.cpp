@@ -149,6 +149,7 @@ TEST_CASE("the request budget and the run deadline stop requests without network
     const auto refused = client.request("GET", "/");
     CHECK(refused.status == 0);
     CHECK(refused.attempts == 0);
+    CHECK(refused.failure == FailureKind::budget);
     CHECK_THAT(refused.error, Contains("request budget of 3 requests is used up"));
     CHECK(hits == 3);
     CHECK(client.requests_sent() == 3);
@@ -164,6 +165,7 @@ TEST_CASE("the request budget and the run deadline stop requests without network
     const auto refused = client.request("GET", "/");
     CHECK(refused.status == 0);
     CHECK(refused.attempts == 0);
+    CHECK(refused.failure == FailureKind::budget);
     CHECK_THAT(refused.error, Contains("run deadline of 1000 ms is used up"));
     CHECK(hits == 1);
   }
@@ -175,6 +177,7 @@ TEST_CASE("the request budget and the run deadline stop requests without network
     const auto start = Clock::now();
     const auto ex = Client(options).request("GET", "/");
     CHECK(Clock::now() - start < kBounded);
+    CHECK(ex.failure == FailureKind::deadline);
     CHECK_THAT(ex.error, Contains("run deadline of 300 ms was reached while reading"));
   }
 }

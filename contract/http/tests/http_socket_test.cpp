@@ -38,6 +38,7 @@ TEST_CASE("TLS: verified against the system or a given CA, or not at all when in
   SECTION("self-signed is refused by default") {
     const auto ex = Client(options_for(base)).request("GET", "/");
     CHECK(ex.status == 0);
+    CHECK(ex.failure == FailureKind::tls);
     CHECK_THAT(ex.error,
                Contains("TLS handshake failed: certificate verify failed (self-signed certificate)"));
   }
@@ -100,6 +101,7 @@ TEST_CASE("TLS to a plain-HTTP or silent port fails clearly and in bounded time"
     const auto ex =
         Client(options_for("https://127.0.0.1:" + std::to_string(server.start()))).request("GET", "/");
     CHECK(ex.status == 0);
+    CHECK(ex.failure == FailureKind::tls);
     CHECK_THAT(ex.error,
                Contains("TLS handshake failed with https://127.0.0.1:") && Contains("plain-HTTP port"));
   }

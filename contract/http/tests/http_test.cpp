@@ -51,6 +51,7 @@ TEST_CASE("GET, HEAD and OPTIONS reach the server, and other methods are never s
 
   const auto get = client.request("GET", client.base_path() + "/items/");
   CHECK(get.error.empty());
+  CHECK(get.failure == FailureKind::none);
   CHECK(get.status == 200);
   CHECK(get.method == "GET");
   CHECK(get.url == local(port) + "/api/items/");
@@ -74,6 +75,7 @@ TEST_CASE("GET, HEAD and OPTIONS reach the server, and other methods are never s
     const auto refused = client.request(method, "/api/items/");
     CHECK(refused.status == 0);
     CHECK(refused.attempts == 0);
+    CHECK(refused.failure == FailureKind::not_sent);
     CHECK_THAT(refused.error, Contains("only sends GET, HEAD and OPTIONS"));
   }
   CHECK(hits == before);
@@ -115,12 +117,14 @@ TEST_CASE("connection refused is an error exchange naming the origin", "[http]")
   const auto ex = Client(options_for(local(port))).request("GET", "/x");
   CHECK(ex.status == 0);
   CHECK(ex.attempts == 1);
+  CHECK(ex.failure == FailureKind::connect_refused);
   CHECK_THAT(ex.error, Contains("connection refused to " + local(port)));
 }
 
 TEST_CASE("a host name that does not resolve is an error exchange", "[http]") {
   const auto ex = Client(options_for("http://no-such-host.invalid")).request("GET", "/");
   CHECK(ex.status == 0);
+  CHECK(ex.failure == FailureKind::resolve);
   CHECK_THAT(ex.error, Contains("could not resolve host 'no-such-host.invalid'"));
 }
 
@@ -133,12 +137,14 @@ TEST_CASE("a connection reset or closed without an answer is a clear error", "[h
     });
     const auto ex = Client(options_for(server.url())).request("GET", "/");
     CHECK(ex.status == 0);
+    CHECK(ex.failure == FailureKind::reset);
     CHECK_THAT(ex.error, Contains("connection reset by peer"));
   }
   SECTION("closed") {
     RawServer server([](int fd, const std::atomic<bool>& stopping) { read_head(fd, stopping); });
     const auto ex = Client(options_for(server.url())).request("GET", "/");
     CHECK(ex.status == 0);
+    CHECK(ex.failure == FailureKind::closed);
     CHECK_THAT(ex.error, Contains("closed the connection without answering " + server.url() + "/"));
   }
   SECTION("cut in the middle of a body") {
@@ -149,6 +155,7 @@ TEST_CASE("a connection reset or closed without an answer is a clear error", "[h
     const auto ex = Client(options_for(server.url())).request("GET", "/");
     CHECK(ex.status == 0);
     CHECK(ex.body.empty());
+    CHECK(ex.failure == FailureKind::closed);
     CHECK_THAT(ex.error, Contains("closed before the body"));
   }
 }
@@ -168,6 +175,7 @@ TEST_CASE("an answer that is not HTTP is a clear error", "[http]") {
       });
       const auto ex = Client(options_for(server.url())).request("GET", "/");
       CHECK(ex.status == 0);
+      CHECK(ex.failure == FailureKind::malformed_answer);
       CHECK_THAT(ex.error, Contains("not a valid HTTP response from " + server.url() + "/"));
     }
   }
@@ -198,6 +206,7 @@ TEST_CASE("a body over the cap is cut, not buffered", "[http]") {
       CHECK(ex.status == 200);
       CHECK(ex.body_truncated);
       CHECK(ex.body.size() == std::size_t{1} << 20);
+      CHECK(ex.failure == FailureKind::body_too_large);
       CHECK_THAT(ex.error, Contains("response body over 1048576 bytes, cut"));
     }
   }
@@ -211,6 +220,7 @@ TEST_CASE("a body over the cap is cut, not buffered", "[http]") {
     const auto ex = Client(options).request("GET", "/");
     CHECK(ex.status == 200);
     CHECK(ex.error.empty());
+    CHECK(ex.failure == FailureKind::none);
     CHECK_FALSE(ex.body_truncated);
     CHECK(ex.body.size() == 1000);
   }

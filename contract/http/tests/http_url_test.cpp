@@ -70,6 +70,7 @@ TEST_CASE("the request target is sent as given, with only unsendable bytes encod
   CHECK(client.request("GET", "/caf\xc3\xa9").status == 204);
   const auto relative = client.request("GET", "no-slash");
   CHECK(relative.attempts == 0);
+  CHECK(relative.failure == FailureKind::not_sent);
   CHECK_THAT(relative.error, Contains("neither an absolute http(s) URL nor a path"));
   const auto credentials =
       client.request("GET", "http://user:pw@127.0.0.1:" + std::to_string(server.port()) + "/");

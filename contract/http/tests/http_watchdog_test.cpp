@@ -25,6 +25,7 @@ TEST_CASE("a server that accepts and never answers times out within the read tim
   CHECK(Clock::now() - start < kBounded);
   CHECK(ex.status == 0);
   CHECK(ex.elapsed >= 290ms);
+  CHECK(ex.failure == FailureKind::read_timeout);
   CHECK_THAT(ex.error, Contains("timed out after 300 ms reading " + server.url() + "/slow"));
 }
 
@@ -55,6 +56,7 @@ TEST_CASE("a server that trickles bytes cannot hold a request past the read time
       CHECK(Clock::now() - start < kBounded);
       CHECK(ex.status == 0);
       CHECK(ex.body.empty());
+      CHECK(ex.failure == FailureKind::read_timeout);
       CHECK_THAT(ex.error, Contains("timed out after 400 ms reading"));
     }
   }
@@ -75,6 +77,7 @@ TEST_CASE("endless response headers are cut", "[http]") {
   const auto ex = Client(options_for(server.url())).request("GET", "/");
   CHECK(Clock::now() - start < kBounded);
   CHECK(ex.status == 0);
+  CHECK(ex.failure == FailureKind::headers_too_large);
   CHECK_THAT(ex.error, Contains("response headers over"));
 }
 
@@ -108,6 +111,7 @@ TEST_CASE("overlong status and header lines are an error or a cut, never a crash
     CHECK(ex.status == 0);
     CHECK(ex.body.empty());
     INFO(ex.error);
+    CHECK((ex.failure == FailureKind::malformed_answer || ex.failure == FailureKind::headers_too_large));
     CHECK((ex.error.find(expected) != std::string::npos ||
            ex.error.find("response headers over") != std::string::npos));
   };
