@@ -75,6 +75,42 @@ std::optional<std::string> MonitorState::last_report(std::string_view format) co
   return format == "html" ? data_->html : data_->json;
 }
 
+namespace {
+
+// Each selected rule's outcome in the last run: passed, failed, and the failures it found.
+void rule_metrics(detail::Exposition& out, const std::vector<RuleOutcome>& rules) {
+  const std::array<std::pair<std::string_view, std::string_view>, 3> rule_families = {{
+      {"rule_passed", "1 when the rule passed in the last run (it checked something and found no failure)"},
+      {"rule_failed", "1 when the rule failed in the last run"},
+      {"rule_failures", "Failures the rule found in the last run"},
+  }};
+  for (const auto& [name, help] : rule_families) {
+    out.family(metric(name), help, "gauge");
+    for (const RuleOutcome& r : rules) {
+      if (!r.selected) continue;
+      const double value = name == "rule_passed"   ? r.passed()
+                           : name == "rule_failed" ? r.failed()
+                                                   : static_cast<double>(r.failures_found);
+      out.sample(metric(name), {{"rule", std::string(r.rule->name)}}, value);
+    }
+  }
+}
+
+// The collection's count, when the last run's first page gave one, and its change since the run before.
+void count_metrics(detail::Exposition& out, std::optional<std::uint64_t> count,
+                   std::optional<std::uint64_t> previous_count) {
+  if (!count) return;
+  out.family(metric("count"), "The collection's count the last run's first page gave", "gauge");
+  out.sample(metric("count"), static_cast<double>(*count));
+  if (previous_count) {
+    out.family(metric("count_change"), "The count of the last run minus the count of the run before",
+               "gauge");
+    out.sample(metric("count_change"), static_cast<double>(*count) - static_cast<double>(*previous_count));
+  }
+}
+
+}  // namespace
+
 std::string MonitorState::metrics() const {
   const std::lock_guard lock(mutex_);
   const Data& d = *data_;
@@ -110,31 +146,8 @@ std::string MonitorState::metrics() const {
   out.family(metric("last_run_requests"), "Requests the last run sent", "gauge");
   out.sample(metric("last_run_requests"), static_cast<double>(d.requests));
 
-  const std::array<std::pair<std::string_view, std::string_view>, 3> rule_families = {{
-      {"rule_passed", "1 when the rule passed in the last run (it checked something and found no failure)"},
-      {"rule_failed", "1 when the rule failed in the last run"},
-      {"rule_failures", "Failures the rule found in the last run"},
-  }};
-  for (const auto& [name, help] : rule_families) {
-    out.family(metric(name), help, "gauge");
-    for (const RuleOutcome& r : d.rules) {
-      if (!r.selected) continue;
-      const double value = name == "rule_passed"   ? r.passed()
-                           : name == "rule_failed" ? r.failed()
-                                                   : static_cast<double>(r.failures_found);
-      out.sample(metric(name), {{"rule", std::string(r.rule->name)}}, value);
-    }
-  }
-  if (d.count) {
-    out.family(metric("count"), "The collection's count the last run's first page gave", "gauge");
-    out.sample(metric("count"), static_cast<double>(*d.count));
-    if (d.previous_count) {
-      out.family(metric("count_change"), "The count of the last run minus the count of the run before",
-                 "gauge");
-      out.sample(metric("count_change"),
-                 static_cast<double>(*d.count) - static_cast<double>(*d.previous_count));
-    }
-  }
+  rule_metrics(out, d.rules);
+  count_metrics(out, d.count, d.previous_count);
   return out.text();
 }
 

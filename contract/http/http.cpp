@@ -138,6 +138,7 @@ struct Client::Impl {
     WatchEnd end;
   };
   /// One attempt: the request sent on a pooled connection, read under the watchdog, named if it failed.
+  void send_with_retries(std::string_view method, const Target& target, HttpExchange& ex);
   Outcome send_once(std::string_view method, const Target& target, const Headers& headers);
   httplib::Request make_request(std::string_view method, const Target& target, const Headers& headers,
                                 Connection& conn, Outcome& out);
@@ -212,6 +213,43 @@ std::optional<Target> Client::Impl::resolve(std::string_view url_or_path, std::s
   return target;
 }
 
+namespace {
+
+// A read that failed: reset, closed before a whole answer, or an answer that is not HTTP.
+Failure read_failure(bool reset, bool answered, bool headers_done, const std::string& url, bool chunked) {
+  if (reset) return {FailureKind::reset, "connection reset by peer while reading " + url};
+  if (!answered) return {FailureKind::closed, "the server closed the connection without answering " + url};
+  // cpp-httplib fails a chunk-size line that is not hex as it fails a close mid-body; the framing
+  // is the likelier cause when there is one.
+  if (headers_done && chunked)
+    return {FailureKind::malformed_answer, "the chunked body of " + url +
+                                               " could not be read: a chunk size that is not "
+                                               "hexadecimal, or the connection closed mid-body"};
+  if (headers_done)
+    return {FailureKind::closed, "the connection closed before the body of " + url + " was complete"};
+  return {FailureKind::malformed_answer, "not a valid HTTP response from " + url};
+}
+
+// A TLS handshake that failed: no TLS on the other side, or a certificate not verified.
+Failure handshake_failure(httplib::Error error, bool answered, const Connection& conn) {
+  const std::string& origin = conn.where.origin;
+  if (error == httplib::Error::SSLConnection) {
+    if (!answered)
+      return {FailureKind::tls, "TLS handshake failed with " + origin + ": the server closed the connection"};
+    return {FailureKind::tls, "TLS handshake failed with " + origin +
+                                  ": the answer is not a TLS handshake (a plain-HTTP port?)"};
+  }
+  const long code = conn.tls != nullptr ? conn.tls->get_openssl_verify_result() : X509_V_OK;
+  if (code != X509_V_OK) {
+    return {FailureKind::tls,
+            "TLS handshake failed: certificate verify failed (" + verify_text(code) + ") for " + origin};
+  }
+  return {FailureKind::tls, "TLS handshake failed: the certificate of " + origin +
+                                " is not valid for host '" + conn.where.host + "'"};
+}
+
+}  // namespace
+
 Failure Client::Impl::failure_of(httplib::Error error, int saved_errno, const WatchEnd& end,
                                  const Connection& conn, const std::string& url, bool chunked) const {
   const std::string& origin = conn.where.origin;
@@ -239,36 +277,13 @@ Failure Client::Impl::failure_of(httplib::Error error, int saved_errno, const Wa
       return {FailureKind::connect_timeout,
               "connect timed out after " + ms_text(options_.connect_timeout) + " to " + origin};
     case httplib::Error::Read:
-      if (reset) return {FailureKind::reset, "connection reset by peer while reading " + url};
-      if (!answered)
-        return {FailureKind::closed, "the server closed the connection without answering " + url};
-      // cpp-httplib fails a chunk-size line that is not hex as it fails a close mid-body; the framing
-      // is the likelier cause when there is one.
-      if (end.headers_done && chunked)
-        return {FailureKind::malformed_answer, "the chunked body of " + url +
-                                                   " could not be read: a chunk size that is not "
-                                                   "hexadecimal, or the connection closed mid-body"};
-      if (end.headers_done)
-        return {FailureKind::closed, "the connection closed before the body of " + url + " was complete"};
-      return {FailureKind::malformed_answer, "not a valid HTTP response from " + url};
+      return read_failure(reset, answered, end.headers_done, url, chunked);
     case httplib::Error::Write:
       if (reset) return {FailureKind::reset, "connection reset by peer while sending the request to " + url};
       return {FailureKind::closed, "could not send the request to " + url + " (the connection closed)"};
     case httplib::Error::SSLConnection:
-      if (!answered)
-        return {FailureKind::tls,
-                "TLS handshake failed with " + origin + ": the server closed the connection"};
-      return {FailureKind::tls, "TLS handshake failed with " + origin +
-                                    ": the answer is not a TLS handshake (a plain-HTTP port?)"};
-    case httplib::Error::SSLServerVerification: {
-      const long code = conn.tls != nullptr ? conn.tls->get_openssl_verify_result() : X509_V_OK;
-      if (code != X509_V_OK) {
-        return {FailureKind::tls,
-                "TLS handshake failed: certificate verify failed (" + verify_text(code) + ") for " + origin};
-      }
-      return {FailureKind::tls, "TLS handshake failed: the certificate of " + origin +
-                                    " is not valid for host '" + conn.where.host + "'"};
-    }
+    case httplib::Error::SSLServerVerification:
+      return handshake_failure(error, answered, conn);
     case httplib::Error::SSLLoadingCerts:
       return {FailureKind::tls, "could not load the CA bundle " +
                                     for_message(options_.cacert ? options_.cacert->string() : "")};
@@ -505,6 +520,13 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
   for (const auto& header : own)
     check_header_option(header);
   ex.request_headers = headers_for(*target, own);
+  send_with_retries(method, *target, ex);
+  return finish();
+}
+
+// Attempts until one answers other than 429 or 503, the retries are used up, or the gate refuses; a
+// keep-alive connection found dead before any byte came is replaced once, not counted as an attempt.
+void Client::Impl::send_with_retries(std::string_view method, const Target& target, HttpExchange& ex) {
   bool resent_stale = false;
   int attempt = 0;
   for (;;) {
@@ -517,7 +539,7 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
       break;  // otherwise the last answer (a 429 or 503) stands
     }
     ++attempt;
-    Outcome outcome = send_once(method, *target, ex.request_headers);
+    Outcome outcome = send_once(method, target, ex.request_headers);
     ex.status = outcome.status;
     ex.headers = std::move(outcome.headers);
     ex.body = std::move(outcome.body);
@@ -537,7 +559,6 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
     if (run_deadline_ && Clock::now() + wait >= *run_deadline_) break;
     std::this_thread::sleep_for(wait);
   }
-  return finish();
 }
 
 Client::Client(ClientOptions options)

@@ -148,6 +148,15 @@ class Run {
     get(query("long page, above the usual limit caps", kLongLimit, 0));
     get(query("overflow page", std::nullopt, count + 7));
 
+    probe_parameters(count);
+    sides.run(seen_count_, first_url_);
+    first_count_ = count;
+    return "";
+  }
+
+  // The limits and offsets DRF replaces (not a number, zero, negative, huge, past the end), each judged
+  // by the parameter_probe rows.
+  void probe_parameters(std::uint64_t count) {
     const std::uint64_t tail = count > 2 ? count - 2 : 0;
     std::vector<PageQuery> probes = {probe("limit", "abc", 12, 0), probe("limit", "0", 12, 0),
                                      probe("limit", "-1", 12, 0)};
@@ -165,9 +174,6 @@ class Run {
       probes.push_back(std::move(q));
     for (const PageQuery& q : probes)
       planned_page(PlanStep::parameter_probe, get(q));
-    sides.run(seen_count_, first_url_);
-    first_count_ = count;
-    return "";
   }
 
   void walk();
