@@ -415,15 +415,24 @@ TEST_CASE("a count in the trillions with empty pages and endless next links stop
   CHECK_THAT(out.console, Catch::Contains("expected next to be null on an empty page"));
 }
 
-TEST_CASE("a HEAD answered with a body on a keep-alive connection does not derail the run",
-          "[e2e][garbage]") {
+namespace {
+
+// A server that answers HEAD with the GET's body too, on a connection it keeps alive.
+Outcome run_against_head_body_kept_alive() {
   RawServer server([](RawServer::Connection& c) {
     do {
       const HttpResponse response = correct_answer(c, true);
       if (!c.send(raw_answer(response, true))) return;
     } while (c.next_request());
   });
-  const Outcome out = run_against(server.url());
+  return run_against(server.url());
+}
+
+}  // namespace
+
+TEST_CASE("a HEAD answered with a body on a keep-alive connection does not derail the run",
+          "[e2e][garbage]") {
+  const Outcome out = run_against_head_body_kept_alive();
   INFO(out.console);
   CHECK(out.report.fatal_error.empty());
   // The stray body must not be taken for the answer to a later request on the same connection.
@@ -465,13 +474,7 @@ TEST_CASE("a HEAD answered with a body in a second write and then a close is rep
 // cpp-httplib reads nothing after a HEAD answer's headers; the client counts what waits in the socket
 // (HttpExchange::bytes_after_head) and drops the connection rather than reuse it.
 TEST_CASE("a HEAD answered with a body is reported by head_matches_get", "[e2e][garbage]") {
-  RawServer server([](RawServer::Connection& c) {
-    do {
-      const HttpResponse response = correct_answer(c, true);
-      if (!c.send(raw_answer(response, true))) return;
-    } while (c.next_request());
-  });
-  const Outcome out = run_against(server.url());
+  const Outcome out = run_against_head_body_kept_alive();
   INFO(out.console);
   CHECK(broken::e2e::failed_rules(out.report) == std::set<std::string>{"head_matches_get"});
 }

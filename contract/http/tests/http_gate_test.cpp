@@ -116,17 +116,7 @@ TEST_CASE("the rate limit spaces requests across threads", "[http]") {
   options.rate = 20;
   Client client(options);
   const auto start = Clock::now();
-  std::vector<std::thread> threads;
-  std::atomic<int> ok{0};
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&] {
-      for (int i = 0; i < 4; ++i)
-        ok += client.request("GET", "/").status == 200 ? 1 : 0;
-    });
-  }
-  for (auto& t : threads)
-    t.join();
-  CHECK(ok == 16);
+  CHECK(answered_from_threads(client, 4, 4) == 16);
   // 16 requests at 20 per second: at least 15 gaps of 50 ms. A lower bound only: machines are noisy.
   CHECK(Clock::now() - start >= 750ms);
 }

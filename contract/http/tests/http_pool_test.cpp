@@ -20,37 +20,16 @@ using Catch::Contains;
 
 TEST_CASE("keep-alive connections are reused, also across threads", "[http]") {
   TestServer server;
-  std::mutex mutex;
-  std::set<int> ports;
-  server->Get("/", [&](const httplib::Request& req, httplib::Response& res) {
-    {
-      const std::lock_guard lock(mutex);
-      ports.insert(req.remote_port);
-    }
-    res.set_content("{}", "application/json");
-  });
+  ClientPorts ports;
+  server->Get("/", ports.handler());
   Client client(options_for(local(server.start())));
   for (int i = 0; i < 20; ++i)
     REQUIRE(client.request("GET", "/").status == 200);
-  {
-    const std::lock_guard lock(mutex);
-    CHECK(ports.size() == 1);
-    ports.clear();
-  }
-  std::vector<std::thread> threads;
-  std::atomic<int> ok{0};
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&] {
-      for (int i = 0; i < 50; ++i)
-        ok += client.request("GET", "/").status == 200 ? 1 : 0;
-    });
-  }
-  for (auto& t : threads)
-    t.join();
-  CHECK(ok == 200);
+  CHECK(ports.count() == 1);
+  ports.clear();
+  CHECK(answered_from_threads(client, 4, 50) == 200);
   CHECK(client.requests_sent() == 220);
-  const std::lock_guard lock(mutex);
-  CHECK(ports.size() <= 4);
+  CHECK(ports.count() <= 4);
 }
 
 TEST_CASE("a keep-alive connection closed by the server is replaced without an error", "[http]") {

@@ -23,15 +23,8 @@ TEST_CASE("TLS: verified against the system or a given CA, or not at all when in
   make_certificate(dir.path(), "other", "DNS:other.example");
   TestServer<httplib::SSLServer> server((dir.path() / "ip.pem").c_str(), (dir.path() / "ip.key").c_str());
   REQUIRE(server->is_valid());
-  std::mutex mutex;
-  std::set<int> ports;
-  server->Get("/", [&](const httplib::Request& req, httplib::Response& res) {
-    {
-      const std::lock_guard lock(mutex);
-      ports.insert(req.remote_port);
-    }
-    res.set_content("{}", "application/json");
-  });
+  ClientPorts ports;
+  server->Get("/", ports.handler());
   const int port = server.start();
   const std::string base = "https://127.0.0.1:" + std::to_string(port);
 
@@ -51,8 +44,7 @@ TEST_CASE("TLS: verified against the system or a given CA, or not at all when in
       CHECK(ex.error.empty());
       CHECK(ex.status == 200);
     }
-    const std::lock_guard lock(mutex);
-    CHECK(ports.size() == 1);
+    CHECK(ports.count() == 1);
   }
   SECTION("accepted when insecure") {
     auto options = options_for(base);

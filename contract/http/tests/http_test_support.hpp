@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -215,6 +217,59 @@ inline void make_certificate(const std::filesystem::path& dir, const std::string
       san + " -keyout '" + (dir / (name + ".key")).string() + "' -out '" + (dir / (name + ".pem")).string() +
       "' >/dev/null 2>&1";
   REQUIRE(std::system(command.c_str()) == 0);
+}
+
+/// GET `path` of `base` with that read timeout: the exchange, checked to have ended within kBounded.
+inline HttpExchange bounded_get(const std::string& base, std::chrono::milliseconds read_timeout,
+                                const std::string& path = "/") {
+  auto options = options_for(base);
+  options.read_timeout = read_timeout;
+  const auto start = Clock::now();
+  HttpExchange ex = Client(options).request("GET", path);
+  CHECK(Clock::now() - start < kBounded);
+  return ex;
+}
+
+/// The client ports a server's requests came from: one a connection, so their number counts connections.
+class ClientPorts {
+ public:
+  /// A handler that records the port and answers {}.
+  httplib::Server::Handler handler() {
+    return [this](const httplib::Request& req, httplib::Response& res) {
+      {
+        const std::lock_guard lock(mutex_);
+        ports_.insert(req.remote_port);
+      }
+      res.set_content("{}", "application/json");
+    };
+  }
+  std::size_t count() const {
+    const std::lock_guard lock(mutex_);
+    return ports_.size();
+  }
+  void clear() {
+    const std::lock_guard lock(mutex_);
+    ports_.clear();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::set<int> ports_;
+};
+
+/// GET `path` `each` times on each of `threads` threads sharing the client; how many were answered 200.
+inline int answered_from_threads(Client& client, int threads, int each, const std::string& path = "/") {
+  std::vector<std::thread> workers;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&] {
+      for (int i = 0; i < each; ++i)
+        ok += client.request("GET", path).status == 200 ? 1 : 0;
+    });
+  }
+  for (auto& w : workers)
+    w.join();
+  return ok;
 }
 
 }  // namespace entimg::contract::test
