@@ -306,8 +306,18 @@ std::function<void()> stand_alone(bool& flag) {
   };
 }
 
-void add_check_options(CLI::App& check, CliOptions& o) {
-  check.option_defaults()->group("Run");
+// --only and --skip: rule names, comma-separated or repeated, each a row of the table.
+void add_rule_list(CLI::App& check, const std::string& name, std::vector<std::string>& rules,
+                   const std::string& help) {
+  check.add_option(name, rules, help)
+      ->type_name("RULE[,RULE]")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(rule_name());
+}
+
+// What a check run asks: quick or full, and the full walk's caps.
+void add_mode_options(CLI::App& check, CliOptions& o) {
   check
       .add_option_function<std::string>(
           "--mode", [&o](const std::string& mode) { o.run.mode = mode == "full" ? Mode::Full : Mode::Quick; },
@@ -330,6 +340,11 @@ void add_check_options(CLI::App& check, CliOptions& o) {
                   "full: stop the walk once its pages reach N bytes (default 4 GiB;\n0: no cap)")
       ->type_name("N")
       ->transform(whole_number());
+}
+
+void add_check_options(CLI::App& check, CliOptions& o) {
+  check.option_defaults()->group("Run");
+  add_mode_options(check, o);
   check
       .add_option_function<std::uint64_t>(
           "--seed",
@@ -357,16 +372,8 @@ void add_check_options(CLI::App& check, CliOptions& o) {
                   "its port written the other way)")
       ->type_name("HOST")
       ->check(host_name());
-  check.add_option("--only", o.run.only, "check only these rules (repeatable)")
-      ->type_name("RULE[,RULE]")
-      ->delimiter(',')
-      ->allow_extra_args(false)
-      ->check(rule_name());
-  check.add_option("--skip", o.run.skip, "leave these rules out (repeatable)")
-      ->type_name("RULE[,RULE]")
-      ->delimiter(',')
-      ->allow_extra_args(false)
-      ->check(rule_name());
+  add_rule_list(check, "--only", o.run.only, "check only these rules (repeatable)");
+  add_rule_list(check, "--skip", o.run.skip, "leave these rules out (repeatable)");
   check.add_flag_callback("--list", stand_alone(o.list), "print the rules, one a line, and exit");
 }
 

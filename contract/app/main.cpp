@@ -103,6 +103,52 @@ int run_snapshot_command(CliOptions& o) {
   }
 }
 
+// The monitor: a run every interval until stopped, served to Prometheus.
+int run_monitor_command(const CliOptions& o, const char* program, const std::vector<std::string_view>& args) {
+  try {
+    return run_monitor(
+        o.client, o.run, o.monitor,
+        [&](std::uint64_t seed) {
+          return context_from_now(monitor_run_to_repeat(program, args, o, seed), o);
+        },
+        std::cout, std::cerr);
+  } catch (const std::exception& e) {
+    std::cerr << "entities-images-contract: monitor: error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+// A check run: the console report, the report files, and the exit code of the verdict.
+int run_check_command(CliOptions& o, const char* program, const std::vector<std::string_view>& args) {
+  if (!o.seed_given)
+    o.run.seed =
+        static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007;
+  try {
+    const Schemas schemas = Schemas::load();
+    Client client(o.client);
+    ProgressDisplay progress(std::cerr, isatty(STDERR_FILENO) != 0);
+    if (o.progress && o.run.mode == Mode::Full)
+      o.run.on_progress = [&](const Progress& p) { progress.update(p); };
+    const RunContext context = context_from_now(command_to_repeat(program, args, o), o);
+    RunReport report = run_contract(client, schemas, o.run);
+    progress.finish();
+    report.base_url = o.client.base_url;
+    write_console_report(std::cout, report);
+    if (in_github_actions()) write_github_annotations(std::cout, report);
+    if (!write_report_files(o, [&](const ReportFormat& format, const std::filesystem::path& file) {
+          return format.write_run(report, context, file);
+        }))
+      return 2;
+    if (!report.fatal_error.empty()) return 2;
+    return report.failed() > 0 ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::cerr << "entities-images-contract: error: " << e.what() << "\n";
+    if (in_github_actions())
+      std::cout << "::error title=entities-images-contract::" << workflow_command_data(e.what()) << "\n";
+    return 2;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -127,46 +173,7 @@ int main(int argc, char** argv) {
   if (o.client.insecure && o.client.base_url.size() > 0)
     std::cerr << "WARNING: --insecure: TLS certificates are NOT verified; anyone on the path can impersonate "
               << o.client.base_url << "\n";
-  if (o.command == Command::monitor) {
-    try {
-      return run_monitor(
-          o.client, o.run, o.monitor,
-          [&](std::uint64_t seed) {
-            return context_from_now(monitor_run_to_repeat(argv[0], args, o, seed), o);
-          },
-          std::cout, std::cerr);
-    } catch (const std::exception& e) {
-      std::cerr << "entities-images-contract: monitor: error: " << e.what() << "\n";
-      return 2;
-    }
-  }
+  if (o.command == Command::monitor) return run_monitor_command(o, argv[0], args);
   if (o.command != Command::check) return run_snapshot_command(o);
-  if (!o.seed_given)
-    o.run.seed =
-        static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007;
-
-  try {
-    const Schemas schemas = Schemas::load();
-    Client client(o.client);
-    ProgressDisplay progress(std::cerr, isatty(STDERR_FILENO) != 0);
-    if (o.progress && o.run.mode == Mode::Full)
-      o.run.on_progress = [&](const Progress& p) { progress.update(p); };
-    const RunContext context = context_from_now(command_to_repeat(argv[0], args, o), o);
-    RunReport report = run_contract(client, schemas, o.run);
-    progress.finish();
-    report.base_url = o.client.base_url;
-    write_console_report(std::cout, report);
-    if (in_github_actions()) write_github_annotations(std::cout, report);
-    if (!write_report_files(o, [&](const ReportFormat& format, const std::filesystem::path& file) {
-          return format.write_run(report, context, file);
-        }))
-      return 2;
-    if (!report.fatal_error.empty()) return 2;
-    return report.failed() > 0 ? 1 : 0;
-  } catch (const std::exception& e) {
-    std::cerr << "entities-images-contract: error: " << e.what() << "\n";
-    if (in_github_actions())
-      std::cout << "::error title=entities-images-contract::" << workflow_command_data(e.what()) << "\n";
-    return 2;
-  }
+  return run_check_command(o, argv[0], args);
 }

@@ -29,6 +29,7 @@ struct MonitorState::Data {
   std::uint64_t runs_passed = 0, runs_failed = 0, runs_error = 0;
   bool ran = false;
   bool up = false;
+  FailureKind failure = FailureKind::none;  // why the last run could not check, when it could not
   std::string base_url;
   double started_seconds = 0;
   double duration_seconds = 0;
@@ -55,6 +56,7 @@ void MonitorState::record_run(const RunReport& report, const RunContext& context
   Data& d = *data_;
   d.ran = true;
   d.up = report.fatal_error.empty();
+  d.failure = report.fatal_failure;
   ++(!d.up ? d.runs_error : report.failed() > 0 ? d.runs_failed : d.runs_passed);
   d.base_url = report.base_url;
   d.started_seconds = static_cast<double>(context.started_ms) / 1000.0;
@@ -72,6 +74,42 @@ std::optional<std::string> MonitorState::last_report(std::string_view format) co
   if (!data_->ran) return std::nullopt;
   return format == "html" ? data_->html : data_->json;
 }
+
+namespace {
+
+// Each selected rule's outcome in the last run: passed, failed, and the failures it found.
+void rule_metrics(detail::Exposition& out, const std::vector<RuleOutcome>& rules) {
+  const std::array<std::pair<std::string_view, std::string_view>, 3> rule_families = {{
+      {"rule_passed", "1 when the rule passed in the last run (it checked something and found no failure)"},
+      {"rule_failed", "1 when the rule failed in the last run"},
+      {"rule_failures", "Failures the rule found in the last run"},
+  }};
+  for (const auto& [name, help] : rule_families) {
+    out.family(metric(name), help, "gauge");
+    for (const RuleOutcome& r : rules) {
+      if (!r.selected) continue;
+      const double value = name == "rule_passed"   ? r.passed()
+                           : name == "rule_failed" ? r.failed()
+                                                   : static_cast<double>(r.failures_found);
+      out.sample(metric(name), {{"rule", std::string(r.rule->name)}}, value);
+    }
+  }
+}
+
+// The collection's count, when the last run's first page gave one, and its change since the run before.
+void count_metrics(detail::Exposition& out, std::optional<std::uint64_t> count,
+                   std::optional<std::uint64_t> previous_count) {
+  if (!count) return;
+  out.family(metric("count"), "The collection's count the last run's first page gave", "gauge");
+  out.sample(metric("count"), static_cast<double>(*count));
+  if (previous_count) {
+    out.family(metric("count_change"), "The count of the last run minus the count of the run before",
+               "gauge");
+    out.sample(metric("count_change"), static_cast<double>(*count) - static_cast<double>(*previous_count));
+  }
+}
+
+}  // namespace
 
 std::string MonitorState::metrics() const {
   const std::lock_guard lock(mutex_);
@@ -93,6 +131,13 @@ std::string MonitorState::metrics() const {
              "(connection, TLS, timeout on the first page)",
              "gauge");
   out.sample(metric("up"), {{"base_url", d.base_url}}, d.up ? 1 : 0);
+  if (d.failure != FailureKind::none) {
+    out.family(metric("last_run_failure"),
+               "1, labelled with the kind of transport failure that kept the last run from checking the "
+               "deployment (connect_refused, read_timeout, tls, ...)",
+               "gauge");
+    out.sample(metric("last_run_failure"), {{"kind", std::string(to_string(d.failure))}}, 1);
+  }
   out.family(metric("last_run_timestamp_seconds"),
              "When the last run started, in seconds since the Unix epoch", "gauge");
   out.sample(metric("last_run_timestamp_seconds"), d.started_seconds);
@@ -101,31 +146,8 @@ std::string MonitorState::metrics() const {
   out.family(metric("last_run_requests"), "Requests the last run sent", "gauge");
   out.sample(metric("last_run_requests"), static_cast<double>(d.requests));
 
-  const std::array<std::pair<std::string_view, std::string_view>, 3> rule_families = {{
-      {"rule_passed", "1 when the rule passed in the last run (it checked something and found no failure)"},
-      {"rule_failed", "1 when the rule failed in the last run"},
-      {"rule_failures", "Failures the rule found in the last run"},
-  }};
-  for (const auto& [name, help] : rule_families) {
-    out.family(metric(name), help, "gauge");
-    for (const RuleOutcome& r : d.rules) {
-      if (!r.selected) continue;
-      const double value = name == "rule_passed"   ? r.passed()
-                           : name == "rule_failed" ? r.failed()
-                                                   : static_cast<double>(r.failures_found);
-      out.sample(metric(name), {{"rule", std::string(r.rule->name)}}, value);
-    }
-  }
-  if (d.count) {
-    out.family(metric("count"), "The collection's count the last run's first page gave", "gauge");
-    out.sample(metric("count"), static_cast<double>(*d.count));
-    if (d.previous_count) {
-      out.family(metric("count_change"), "The count of the last run minus the count of the run before",
-                 "gauge");
-      out.sample(metric("count_change"),
-                 static_cast<double>(*d.count) - static_cast<double>(*d.previous_count));
-    }
-  }
+  rule_metrics(out, d.rules);
+  count_metrics(out, d.count, d.previous_count);
   return out.text();
 }
 

@@ -46,13 +46,19 @@ constexpr std::size_t kMaxStatusLine = 8192;
 // How long a HEAD answer's connection is watched for a body the server should not send.
 constexpr int kHeadBodyGraceMs = 50;
 
+/// Why an attempt has no usable answer: its kind and its text.
+struct Failure {
+  FailureKind kind = FailureKind::none;
+  std::string text;
+};
+
 /// One attempt's result before retries are decided.
 struct Outcome {
   int status = 0;
   Headers headers;
   std::string body;
   bool truncated = false;
-  std::string error;
+  Failure failure;
   bool stale = false;          ///< a reused keep-alive connection died before any byte came: safe to resend
   std::size_t after_head = 0;  ///< bytes that came after a HEAD answer's headers
   std::size_t dropped_after_head = 0;  ///< data segments that came after it once the socket was shut
@@ -132,6 +138,7 @@ struct Client::Impl {
     WatchEnd end;
   };
   /// One attempt: the request sent on a pooled connection, read under the watchdog, named if it failed.
+  void send_with_retries(std::string_view method, const Target& target, HttpExchange& ex);
   Outcome send_once(std::string_view method, const Target& target, const Headers& headers);
   httplib::Request make_request(std::string_view method, const Target& target, const Headers& headers,
                                 Connection& conn, Outcome& out);
@@ -139,8 +146,8 @@ struct Client::Impl {
   void keep_answer(std::string_view method, const Target& target, Connection& conn,
                    const httplib::Response& res, Outcome& out);
   void explain_failure(const Sent& sent, const Connection& conn, const std::string& url, Outcome& out) const;
-  std::string failure_text(httplib::Error error, int saved_errno, const WatchEnd& end, const Connection& conn,
-                           const std::string& url, bool chunked) const;
+  Failure failure_of(httplib::Error error, int saved_errno, const WatchEnd& end, const Connection& conn,
+                     const std::string& url, bool chunked) const;
 
   ClientOptions options_;
   detail::SecretMask secrets_{options_.secrets};
@@ -206,14 +213,51 @@ std::optional<Target> Client::Impl::resolve(std::string_view url_or_path, std::s
   return target;
 }
 
-std::string Client::Impl::failure_text(httplib::Error error, int saved_errno, const WatchEnd& end,
-                                       const Connection& conn, const std::string& url, bool chunked) const {
+namespace {
+
+// A read that failed: reset, closed before a whole answer, or an answer that is not HTTP.
+Failure read_failure(bool reset, bool answered, bool headers_done, const std::string& url, bool chunked) {
+  if (reset) return {FailureKind::reset, "connection reset by peer while reading " + url};
+  if (!answered) return {FailureKind::closed, "the server closed the connection without answering " + url};
+  // cpp-httplib fails a chunk-size line that is not hex as it fails a close mid-body; the framing
+  // is the likelier cause when there is one.
+  if (headers_done && chunked)
+    return {FailureKind::malformed_answer, "the chunked body of " + url +
+                                               " could not be read: a chunk size that is not "
+                                               "hexadecimal, or the connection closed mid-body"};
+  if (headers_done)
+    return {FailureKind::closed, "the connection closed before the body of " + url + " was complete"};
+  return {FailureKind::malformed_answer, "not a valid HTTP response from " + url};
+}
+
+// A TLS handshake that failed: no TLS on the other side, or a certificate not verified.
+Failure handshake_failure(httplib::Error error, bool answered, const Connection& conn) {
+  const std::string& origin = conn.where.origin;
+  if (error == httplib::Error::SSLConnection) {
+    if (!answered)
+      return {FailureKind::tls, "TLS handshake failed with " + origin + ": the server closed the connection"};
+    return {FailureKind::tls, "TLS handshake failed with " + origin +
+                                  ": the answer is not a TLS handshake (a plain-HTTP port?)"};
+  }
+  const long code = conn.tls != nullptr ? conn.tls->get_openssl_verify_result() : X509_V_OK;
+  if (code != X509_V_OK) {
+    return {FailureKind::tls,
+            "TLS handshake failed: certificate verify failed (" + verify_text(code) + ") for " + origin};
+  }
+  return {FailureKind::tls, "TLS handshake failed: the certificate of " + origin +
+                                " is not valid for host '" + conn.where.host + "'"};
+}
+
+}  // namespace
+
+Failure Client::Impl::failure_of(httplib::Error error, int saved_errno, const WatchEnd& end,
+                                 const Connection& conn, const std::string& url, bool chunked) const {
   const std::string& origin = conn.where.origin;
   // cpp-httplib resolves the name before it creates a socket, and leaves the error unset or reports
   // Connection when resolution fails: no socket means the name did not resolve.
   if (!end.opened && (error == httplib::Error::Connection || error == httplib::Error::Success ||
                       error == httplib::Error::Unknown)) {
-    return "could not resolve host '" + conn.where.host + "' (" + origin + ")";
+    return {FailureKind::resolve, "could not resolve host '" + conn.where.host + "' (" + origin + ")"};
   }
   // After a failed read cpp-httplib calls shutdown(), which fails with ENOTCONN only on a reset socket.
   const bool reset = saved_errno == ECONNRESET || saved_errno == ENOTCONN;
@@ -221,42 +265,30 @@ std::string Client::Impl::failure_text(httplib::Error error, int saved_errno, co
   const bool answered = end.received > 1;
   switch (error) {
     case httplib::Error::Connection:
-      if (saved_errno == ENETUNREACH || saved_errno == EHOSTUNREACH) return "host unreachable: " + origin;
-      if (saved_errno == ECONNREFUSED) return "connection refused to " + origin;
+      if (saved_errno == ENETUNREACH || saved_errno == EHOSTUNREACH)
+        return {FailureKind::connect_refused, "host unreachable: " + origin};
+      if (saved_errno == ECONNREFUSED)
+        return {FailureKind::connect_refused, "connection refused to " + origin};
       // The asynchronous connect's own error was consumed inside cpp-httplib; a refusal is by far the
       // likeliest, an ICMP unreachable the other possibility.
-      return "connection refused to " + origin + " (or the host is unreachable)";
+      return {FailureKind::connect_refused,
+              "connection refused to " + origin + " (or the host is unreachable)"};
     case httplib::Error::ConnectionTimeout:
-      return "connect timed out after " + ms_text(options_.connect_timeout) + " to " + origin;
+      return {FailureKind::connect_timeout,
+              "connect timed out after " + ms_text(options_.connect_timeout) + " to " + origin};
     case httplib::Error::Read:
-      if (reset) return "connection reset by peer while reading " + url;
-      if (!answered) return "the server closed the connection without answering " + url;
-      // cpp-httplib fails a chunk-size line that is not hex as it fails a close mid-body; the framing
-      // is the likelier cause when there is one.
-      if (end.headers_done && chunked)
-        return "the chunked body of " + url +
-               " could not be read: a chunk size that is not hexadecimal, or the connection closed mid-body";
-      if (end.headers_done) return "the connection closed before the body of " + url + " was complete";
-      return "not a valid HTTP response from " + url;
+      return read_failure(reset, answered, end.headers_done, url, chunked);
     case httplib::Error::Write:
-      if (reset) return "connection reset by peer while sending the request to " + url;
-      return "could not send the request to " + url + " (the connection closed)";
+      if (reset) return {FailureKind::reset, "connection reset by peer while sending the request to " + url};
+      return {FailureKind::closed, "could not send the request to " + url + " (the connection closed)"};
     case httplib::Error::SSLConnection:
-      if (!answered) return "TLS handshake failed with " + origin + ": the server closed the connection";
-      return "TLS handshake failed with " + origin +
-             ": the answer is not a TLS handshake (a plain-HTTP port?)";
-    case httplib::Error::SSLServerVerification: {
-      const long code = conn.tls != nullptr ? conn.tls->get_openssl_verify_result() : X509_V_OK;
-      if (code != X509_V_OK) {
-        return "TLS handshake failed: certificate verify failed (" + verify_text(code) + ") for " + origin;
-      }
-      return "TLS handshake failed: the certificate of " + origin + " is not valid for host '" +
-             conn.where.host + "'";
-    }
+    case httplib::Error::SSLServerVerification:
+      return handshake_failure(error, answered, conn);
     case httplib::Error::SSLLoadingCerts:
-      return "could not load the CA bundle " + for_message(options_.cacert ? options_.cacert->string() : "");
+      return {FailureKind::tls, "could not load the CA bundle " +
+                                    for_message(options_.cacert ? options_.cacert->string() : "")};
     default:
-      return "the request to " + url + " failed: " + httplib::to_string(error);
+      return {FailureKind::other, "the request to " + url + " failed: " + httplib::to_string(error)};
   }
 }
 
@@ -278,11 +310,12 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
   const std::string url = target.origin + target.path_and_query;
   auto conn = pool_.checkout(target);
   if (!conn->http->is_valid()) {
-    out.error = "TLS is not available: cpp-httplib could not create an OpenSSL context";
+    out.failure = {FailureKind::tls, "TLS is not available: cpp-httplib could not create an OpenSSL context"};
     return out;
   }
   if (conn->ca_bundle_failed) {
-    out.error = "could not load the CA bundle " + for_message(options_.cacert->string()) + "; not sent";
+    out.failure = {FailureKind::tls,
+                   "could not load the CA bundle " + for_message(options_.cacert->string()) + "; not sent"};
     return out;
   }
   httplib::Request req = make_request(method, target, headers, *conn, out);
@@ -290,7 +323,8 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
   if (sent.ok && sent.end.cut == Cut::none && sent.res.reason.size() > kMaxStatusLine) {
     out.body.clear();
     out.truncated = false;
-    out.error = "the status line from " + url + " is over " + std::to_string(kMaxStatusLine) + " bytes";
+    out.failure = {FailureKind::malformed_answer,
+                   "the status line from " + url + " is over " + std::to_string(kMaxStatusLine) + " bytes"};
     return out;
   }
   if (sent.ok && sent.end.cut == Cut::none) {
@@ -298,7 +332,7 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
     pool_.give_back(std::move(conn));
     return out;
   }
-  if (out.error.empty()) explain_failure(sent, *conn, url, out);
+  if (out.failure.text.empty()) explain_failure(sent, *conn, url, out);
   return out;
 }
 
@@ -337,7 +371,7 @@ httplib::Request Client::Impl::make_request(std::string_view method, const Targe
 }
 
 // Sends under the watchdog, on a thread with a big stack (cpp-httplib's status-line regex recurses once per
-// character); what the library throws becomes out.error.
+// character); what the library throws becomes out.failure.
 Client::Impl::Sent Client::Impl::send_watched(Connection& conn, httplib::Request& req, const std::string& url,
                                               Outcome& out) {
   Sent sent;
@@ -352,7 +386,8 @@ Client::Impl::Sent Client::Impl::send_watched(Connection& conn, httplib::Request
   } catch (const std::exception& e) {
     out.body.clear();
     out.truncated = false;
-    out.error = std::string("the HTTP library failed on the answer from ") + url + ": " + e.what();
+    out.failure = {FailureKind::malformed_answer,
+                   std::string("the HTTP library failed on the answer from ") + url + ": " + e.what()};
   }
   sent.end = watchdog_.end(conn);
   return sent;
@@ -389,31 +424,71 @@ void Client::Impl::explain_failure(const Sent& sent, const Connection& conn, con
     out.status = sent.res.status;
     out.headers = copy_headers(sent.res.headers);
     out.truncated = true;
-    out.error = "response body over " + std::to_string(cap) + " bytes, cut: " + url;
+    out.failure = {FailureKind::body_too_large,
+                   "response body over " + std::to_string(cap) + " bytes, cut: " + url};
     return;
   }
   out.body.clear();
   out.truncated = false;
   switch (end.cut) {
     case Cut::timeout:
-      out.error = "timed out after " + ms_text(options_.read_timeout) + " reading " + url;
+      out.failure = {FailureKind::read_timeout,
+                     "timed out after " + ms_text(options_.read_timeout) + " reading " + url};
       break;
     case Cut::deadline:
-      out.error = "the run deadline of " + ms_text(options_.deadline) + " was reached while reading " + url;
+      out.failure = {FailureKind::deadline, "the run deadline of " + ms_text(options_.deadline) +
+                                                " was reached while reading " + url};
       break;
     case Cut::too_big:
-      out.error = "response headers over " + std::to_string(kHeaderAllowance) + " bytes, cut: " + url;
+      out.failure = {FailureKind::headers_too_large,
+                     "response headers over " + std::to_string(kHeaderAllowance) + " bytes, cut: " + url};
       break;
     case Cut::none:
-      out.error =
-          failure_text(sent.error, sent.saved_errno, end, conn, url,
-                       sent.res.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos);
+      out.failure =
+          failure_of(sent.error, sent.saved_errno, end, conn, url,
+                     sent.res.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos);
       // A keep-alive connection the server closed while idle fails before any byte comes back; the
       // request never reached the server, so sending it again on a new connection is safe.
       out.stale = sent.had_socket && !end.opened && end.received <= 1 &&
                   (sent.error == httplib::Error::Read || sent.error == httplib::Error::Write);
       break;
   }
+}
+
+std::string_view to_string(FailureKind kind) {
+  switch (kind) {
+    case FailureKind::none:
+      return "none";
+    case FailureKind::not_sent:
+      return "not_sent";
+    case FailureKind::budget:
+      return "budget";
+    case FailureKind::resolve:
+      return "resolve";
+    case FailureKind::connect_refused:
+      return "connect_refused";
+    case FailureKind::connect_timeout:
+      return "connect_timeout";
+    case FailureKind::tls:
+      return "tls";
+    case FailureKind::reset:
+      return "reset";
+    case FailureKind::closed:
+      return "closed";
+    case FailureKind::read_timeout:
+      return "read_timeout";
+    case FailureKind::deadline:
+      return "deadline";
+    case FailureKind::malformed_answer:
+      return "malformed_answer";
+    case FailureKind::headers_too_large:
+      return "headers_too_large";
+    case FailureKind::body_too_large:
+      return "body_too_large";
+    case FailureKind::other:
+      return "other";
+  }
+  return "other";
 }
 
 HttpExchange Client::Impl::request(std::string_view method, std::string_view url_or_path,
@@ -430,6 +505,7 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
     ex.url = std::string(url_or_path);
     ex.attempts = 0;
     ex.error = "method " + for_message(method) + " not sent: the suite only sends GET, HEAD and OPTIONS";
+    ex.failure = FailureKind::not_sent;
     return finish();
   }
   std::string why;
@@ -438,11 +514,19 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
   if (!why.empty()) {
     ex.attempts = 0;
     ex.error = why;
+    ex.failure = FailureKind::not_sent;
     return finish();
   }
   for (const auto& header : own)
     check_header_option(header);
   ex.request_headers = headers_for(*target, own);
+  send_with_retries(method, *target, ex);
+  return finish();
+}
+
+// Attempts until one answers other than 429 or 503, the retries are used up, or the gate refuses; a
+// keep-alive connection found dead before any byte came is replaced once, not counted as an attempt.
+void Client::Impl::send_with_retries(std::string_view method, const Target& target, HttpExchange& ex) {
   bool resent_stale = false;
   int attempt = 0;
   for (;;) {
@@ -450,18 +534,20 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
       if (attempt == 0) {
         ex.attempts = 0;
         ex.error = std::move(*refusal);
+        ex.failure = FailureKind::budget;
       }
       break;  // otherwise the last answer (a 429 or 503) stands
     }
     ++attempt;
-    Outcome outcome = send_once(method, *target, ex.request_headers);
+    Outcome outcome = send_once(method, target, ex.request_headers);
     ex.status = outcome.status;
     ex.headers = std::move(outcome.headers);
     ex.body = std::move(outcome.body);
     ex.body_truncated = outcome.truncated;
     ex.bytes_after_head = outcome.after_head;
     ex.segments_after_head = outcome.dropped_after_head;
-    ex.error = std::move(outcome.error);
+    ex.error = std::move(outcome.failure.text);
+    ex.failure = outcome.failure.kind;
     ex.attempts = attempt;
     if (outcome.stale && !resent_stale) {
       resent_stale = true;
@@ -473,7 +559,6 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
     if (run_deadline_ && Clock::now() + wait >= *run_deadline_) break;
     std::this_thread::sleep_for(wait);
   }
-  return finish();
 }
 
 Client::Client(ClientOptions options)

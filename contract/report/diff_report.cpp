@@ -102,30 +102,25 @@ void write_diff_console(std::ostream& out, const DiffReport& r) {
 
 void write_diff_json(std::ostream& out, const DiffReport& r, const DiffOptions& options) {
   using nlohmann::json;
-  const auto optional_value = [](json& into, const char* key, const auto& value) {
-    if (value) into[key] = *value;
+  // A field or header that changed: what names it, and its value before and after where it had one.
+  const auto before_after = [](json item, const auto& before, const auto& after) {
+    if (before) item["before"] = *before;
+    if (after) item["after"] = *after;
+    return item;
   };
   json changed = json::array();
   for (const auto& c : r.changed_records) {
     json fields = json::array();
-    for (const auto& f : c.fields) {
-      json item = {{"field", f.field}};
-      optional_value(item, "before", f.before);
-      optional_value(item, "after", f.after);
-      fields.push_back(std::move(item));
-    }
+    for (const auto& f : c.fields)
+      fields.push_back(before_after({{"field", f.field}}, f.before, f.after));
     changed.push_back({{"id", c.id}, {"fields", std::move(fields)}});
   }
   json types = json::array();
   for (const auto& t : r.types_changed)
     types.push_back({{"field", t.field}, {"before", t.before}, {"after", t.after}});
   json headers = json::array();
-  for (const auto& h : r.headers) {
-    json item = {{"name", h.name}};
-    optional_value(item, "before", h.before);
-    optional_value(item, "after", h.after);
-    headers.push_back(std::move(item));
-  }
+  for (const auto& h : r.headers)
+    headers.push_back(before_after({{"name", h.name}}, h.before, h.after));
   const json doc = {
       {"before", r.before_source},
       {"after", r.after_source},

@@ -224,34 +224,19 @@ void links_keep_parameters(const CheckContext& context, const Page& page, Findin
   }
 }
 
-/// "Public address … under {base_url}" (spec §2.1) and links on the request's host (reference §2.5):
-/// scheme, host and port of next, previous and every image equal the base (or public) URL's.
-void link_origin(const CheckContext& context, const Page& page, Findings& findings) {
-  const auto body = detail::body_object(page);
-  if (!body || context.origin.empty()) return;
-  const std::string own = detail::normalised_origin(context.origin).value_or(context.origin);
-  const auto origin_problem = [&](std::string_view url) -> std::string {
-    // Fast path for the common case: the URL starts with the expected origin as written.
-    if (url.size() > own.size() && url.starts_with(own) && url[own.size()] == '/') return "";
-    const auto origin = detail::normalised_origin(url);
-    if (!origin) return "not an absolute http(s) URL";
-    return *origin == own ? "" : *origin;
-  };
-  for (const char* key : {"next", "previous"}) {
-    const auto link = detail::as_string(detail::member(*body, key));
-    if (!link) continue;
-    const std::string_view url = *link;
-    if (const std::string got = origin_problem(url); got.empty()) {
-      findings.pass("link_origin");
-    } else {
-      findings.fail({"link_origin",
-                     "expected " + std::string(key) + " on " + own + ", got " + got + " (" + quote(url) + ")",
-                     page.exchange.url, std::string("/") + key, std::nullopt});
-    }
-  }
-  const auto results = detail::results_array(page);
-  if (!results) return;
-  // One failure per wrong origin and page: a proxy rewriting every image would otherwise flood the report.
+// What is wrong with a URL's origin against `own` (a normalised origin): "" when nothing is.
+std::string origin_problem(std::string_view url, const std::string& own) {
+  // Fast path for the common case: the URL starts with the expected origin as written.
+  if (url.size() > own.size() && url.starts_with(own) && url[own.size()] == '/') return "";
+  const auto origin = detail::normalised_origin(url);
+  if (!origin) return "not an absolute http(s) URL";
+  return *origin == own ? "" : *origin;
+}
+
+// link_origin over the records' images: one failure per wrong origin and page, since a proxy rewriting
+// every image would otherwise flood the report.
+void image_origins(const Page& page, const std::string& own, const detail::JsonArray& results,
+                   Findings& findings) {
   struct Wrong {
     std::size_t records = 0;
     std::size_t first = 0;
@@ -261,11 +246,11 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
   std::map<std::string, Wrong> wrong;
   std::uint64_t passed = 0;
   std::size_t i = 0;
-  for (const Json record : *results) {
+  for (const Json record : results) {
     const std::size_t index = i++;
     const auto image = detail::as_string(detail::member(record, "image"));
     if (!image) continue;
-    const std::string got = origin_problem(*image);
+    const std::string got = origin_problem(*image, own);
     if (got.empty()) {
       ++passed;
       continue;
@@ -283,10 +268,31 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
     if (++reported > detail::kFailuresPerPage) break;
     findings.fail({"link_origin",
                    "expected image URLs on " + own + ", got " + got + " in " + std::to_string(w.records) +
-                       " of " + std::to_string(detail::count_of(*results)) +
+                       " of " + std::to_string(detail::count_of(results)) +
                        " records (first: " + quote(w.image) + ")",
                    page.exchange.url, detail::record_pointer(w.first, "image"), detail::record_id(w.record)});
   }
+}
+
+/// "Public address … under {base_url}" (spec §2.1) and links on the request's host (reference §2.5):
+/// scheme, host and port of next, previous and every image equal the base (or public) URL's.
+void link_origin(const CheckContext& context, const Page& page, Findings& findings) {
+  const auto body = detail::body_object(page);
+  if (!body || context.origin.empty()) return;
+  const std::string own = detail::normalised_origin(context.origin).value_or(context.origin);
+  for (const char* key : {"next", "previous"}) {
+    const auto link = detail::as_string(detail::member(*body, key));
+    if (!link) continue;
+    const std::string_view url = *link;
+    if (const std::string got = origin_problem(url, own); got.empty()) {
+      findings.pass("link_origin");
+    } else {
+      findings.fail({"link_origin",
+                     "expected " + std::string(key) + " on " + own + ", got " + got + " (" + quote(url) + ")",
+                     page.exchange.url, std::string("/") + key, std::nullopt});
+    }
+  }
+  if (const auto results = detail::results_array(page)) image_origins(page, own, *results, findings);
 }
 
 constexpr Rule kRules[] = {
@@ -302,7 +308,7 @@ constexpr Rule kRules[] = {
      "parameter",
      "spec §2.2 rule 1; reference §2.4, C5 / DRF utils/urls.py", EveryPage{links_keep_parameters}},
     {"link_origin", "origin", "next, previous and image URLs use the base URL's scheme, host and port",
-     "spec §2.1 (image under {base_url}); reference §2.5, M3", EveryPage{link_origin}},
+     "spec §2.1 (image under {base_url}); reference §2.5, M3", EveryPage{link_origin, Reads::link_origins}},
 };
 
 }  // namespace

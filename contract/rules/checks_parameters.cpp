@@ -94,6 +94,42 @@ void parameter_probe(const CheckContext&, const Page& probe, Findings& findings)
   budget.finish();
 }
 
+// The keys of two objects, a's first, each once.
+std::vector<std::string_view> keys_of_both(const simdjson::dom::element& a, const simdjson::dom::element& b) {
+  std::vector<std::string_view> keys;
+  // Copies: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle
+  // (it did, in the release build).
+  const simdjson::dom::object a_members = a.get_object().value_unsafe();
+  const simdjson::dom::object b_members = b.get_object().value_unsafe();
+  for (const auto field : a_members)
+    if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
+  for (const auto field : b_members)
+    if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
+  return keys;
+}
+
+// The first difference of two values at `at` (moved to the record that differs), or "" when they are the
+// same. Compared as nlohmann values (equality that ignores key order), one record at a time: two whole
+// pages near the body cap converted at once would double what the run holds.
+std::string first_difference_of(const simdjson::dom::element& x, const simdjson::dom::element& y,
+                                std::string& at) {
+  if (!x.is_array() || !y.is_array()) {
+    const NJson xv = detail::to_nlohmann(x), yv = detail::to_nlohmann(y);
+    return xv == yv ? std::string() : first_difference(xv, yv, at);
+  }
+  const auto xs = x.get_array().value_unsafe(), ys = y.get_array().value_unsafe();
+  if (detail::count_of(xs) != detail::count_of(ys)) return detail::describe(x) + " vs " + detail::describe(y);
+  const std::string pointer = at;
+  std::size_t i = 0;
+  for (auto xi = xs.begin(), yi = ys.begin(); xi != xs.end(); ++xi, ++yi, ++i) {
+    const NJson xv = detail::to_nlohmann(*xi), yv = detail::to_nlohmann(*yi);
+    if (xv == yv) continue;
+    at = pointer + "/" + std::to_string(i);
+    return first_difference(xv, yv, at);
+  }
+  return {};
+}
+
 /// "format=json and no format give the same JSON" (spec §4.1 format; reference §3.2): the links
 /// may differ by the format parameter alone.
 void format_json_same(const CheckContext&, const Page& with_format, const Page& without_format,
@@ -103,16 +139,7 @@ void format_json_same(const CheckContext&, const Page& with_format, const Page& 
   if (!a || !b) return;
   detail::FailureBudget budget(findings, "format_json_same", with_format.exchange.url);
   const std::string versus = " (compared with " + without_format.exchange.url + ")";
-  std::vector<std::string_view> keys;
-  // Copies: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle
-  // (it did, in the release build).
-  const simdjson::dom::object a_members = a->get_object().value_unsafe();
-  const simdjson::dom::object b_members = b->get_object().value_unsafe();
-  for (const auto field : a_members)
-    if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
-  for (const auto field : b_members)
-    if (std::find(keys.begin(), keys.end(), field.key) == keys.end()) keys.push_back(field.key);
-  for (const std::string_view key : keys) {
+  for (const std::string_view key : keys_of_both(*a, *b)) {
     const auto x = detail::member(*a, key);
     const auto y = detail::member(*b, key);
     const std::string pointer = "/" + detail::pointer_token(key);
@@ -133,27 +160,8 @@ void format_json_same(const CheckContext&, const Page& with_format, const Page& 
       }
       continue;
     }
-    // Compared as nlohmann values (equality that ignores key order), one record at a time: two whole
-    // pages near the body cap converted at once would double what the run holds.
-    std::string got;
     std::string at = pointer;
-    if (x->is_array() && y->is_array()) {
-      const auto xs = x->get_array().value_unsafe(), ys = y->get_array().value_unsafe();
-      if (detail::count_of(xs) != detail::count_of(ys)) {
-        got = detail::describe(*x) + " vs " + detail::describe(*y);
-      } else {
-        std::size_t i = 0;
-        for (auto xi = xs.begin(), yi = ys.begin(); xi != xs.end() && got.empty(); ++xi, ++yi, ++i) {
-          const NJson xv = detail::to_nlohmann(*xi), yv = detail::to_nlohmann(*yi);
-          if (xv == yv) continue;
-          at = pointer + "/" + std::to_string(i);
-          got = first_difference(xv, yv, at);
-        }
-      }
-    } else {
-      const NJson xv = detail::to_nlohmann(*x), yv = detail::to_nlohmann(*y);
-      if (xv != yv) got = first_difference(xv, yv, at);
-    }
+    const std::string got = first_difference_of(*x, *y, at);
     if (got.empty())
       budget.pass();
     else

@@ -315,7 +315,7 @@ Moves classify(const SideAsk& ask, Json body, Json reference, const std::string&
 // on the base origin in the plain answer follows the headers, or none does, and on every URL alike.
 void judge_followed(std::string_view rule, SideState& sides, const SideAsk& ask, const Page& answer,
                     const Page* plain, Findings& findings) {
-  const std::string_view keyed_on = ask.side == "host" ? "the Host" : "the forwarded headers";
+  const std::string_view keyed_on = ask.side == PlanSide::host ? "the Host" : "the forwarded headers";
   const auto body = detail::body_object(answer);
   const auto reference = plain ? detail::body_object(*plain) : std::nullopt;
   if (!body || !reference) return;  // the page rules report it
@@ -373,21 +373,23 @@ void host_origin(SideState& sides, const SideAsk& ask, const Page& answer, const
 constexpr Rule kRules[] = {
     {"entity_filter", "sides",
      "?entity=N and /edw/api/entities/N/images/ list N's records alone, the same on both routes",
-     "reference M10, §1.2, §5.5 (django-filter, edw's nested route)", SideAnswer{entity_filter}},
+     "reference M10, §1.2, §5.5 (django-filter, edw's nested route)",
+     SideAnswer{PlanSide::filter, entity_filter}},
     {"accept_negotiated", "sides",
      "Accept: text/html and format=api get the browsable HTML, Accept: application/json JSON, in either "
      "order",
-     "spec §4.1 (format); reference §3.2, §3.9", SideAnswer{accept_negotiated}},
+     "spec §4.1 (format); reference §3.2, §3.9", SideAnswer{PlanSide::negotiation, accept_negotiated}},
     {"compressed_as_asked", "sides",
      "with Accept-Encoding gzip or br an answer is plain or in an accepted coding, whole, decoding to the "
      "same JSON",
-     "RFC 9110 §8.4, §12.5.3; reference §1.5 (GZipMiddleware)", SideAnswer{compressed_as_asked}},
+     "RFC 9110 §8.4, §12.5.3; reference §1.5 (GZipMiddleware)",
+     SideAnswer{PlanSide::compression, compressed_as_asked}},
     {"forwarded_origin", "sides",
      "with X-Forwarded-Proto/-Host or Forwarded, links and images follow them alike or ignore them alike",
-     "reference §2.5, M3; RFC 7239", SideAnswer{forwarded_origin}},
+     "reference §2.5, M3; RFC 7239", SideAnswer{PlanSide::proxy, forwarded_origin}},
     {"host_origin", "sides",
      "under another Host, links and images are on its origin alike, on every URL whatever came before",
-     "reference §2.5", SideAnswer{host_origin}},
+     "reference §2.5", SideAnswer{PlanSide::host, host_origin}},
 };
 
 }  // namespace

@@ -36,11 +36,17 @@ std::vector<std::pair<std::string_view, Shape>> rows_of_shape() {
 
 }  // namespace
 
-void check_page(const CheckContext& context, const Page& page, Findings& findings,
-                std::string_view left_out) {
+void check_page(const CheckContext& context, const Page& page, Findings& findings, bool side_judges_origins) {
   static const auto rules = rows_of_shape<EveryPage>();
-  for (const auto& [name, rule] : rules)
-    if (name != left_out) rule.check(context, page, findings);
+  for (const auto& row : rules)
+    if (!side_judges_origins || row.second.reads != Reads::link_origins)
+      row.second.check(context, page, findings);
+}
+
+void check_any_representation(const CheckContext& context, const Page& page, Findings& findings) {
+  static const auto rules = rows_of_shape<EveryPage>();
+  for (const auto& row : rules)
+    if (row.second.reads == Reads::any_representation) row.second.check(context, page, findings);
 }
 
 void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
@@ -73,6 +79,13 @@ void check_options(const CheckContext& context, const HttpExchange& options, Fin
   static const auto rules = rows_of_shape<OptionsExchange>();
   for (const auto& row : rules)
     row.second.check(context, options, findings);
+}
+
+void check_side(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other,
+                Findings& findings) {
+  static const auto rules = rows_of_shape<SideAnswer>();
+  for (const auto& row : rules)
+    if (row.second.side == ask.side) row.second.check(sides, ask, answer, other, findings);
 }
 
 }  // namespace entimg::contract

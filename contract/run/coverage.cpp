@@ -76,75 +76,71 @@ struct Behaviour {
   bool (*exercised)(const R&);
 };
 
-// The behaviours of DRF's LimitOffsetPagination and views a run can exercise, in the table's order.
-const std::vector<Behaviour>& behaviours() {
-  static const std::vector<Behaviour> table = {
-      {"GET without limit or offset: the first page, PAGE_SIZE records", "spec §2.2 rule 4; reference §1.5",
-       [](const R& r) { return r.get() && !r.param("limit") && !r.param("offset"); }},
-      {"limit a positive whole number", "reference §2.1 (get_limit)",
-       [](const R& r) { return r.get() && positive(whole(r.param("limit"))); }},
-      {"limit not a whole number: DRF falls back to PAGE_SIZE", "reference §2.1 (_positive_int)",
-       [](const R& r) { return r.get() && r.param("limit") && !whole(r.param("limit")); }},
-      {"limit zero or negative: DRF falls back to PAGE_SIZE", "reference §2.1 (_positive_int)",
-       [](const R& r) {
-         const auto w = whole(r.param("limit"));
-         return r.get() && w && !positive(w);
-       }},
-      {"limit at or above count: one page holds the rest", "reference §2.2",
-       [](const R& r) {
-         const auto w = whole(r.param("limit"));
-         return r.get() && positive(w) && r.count && w->value >= *r.count;
-       }},
-      {"offset not a whole number, or negative: DRF reads 0", "reference §2.1 (get_offset)",
-       [](const R& r) {
-         const auto w = whole(r.param("offset"));
-         return r.get() && r.param("offset") && (!w || w->negative);
-       }},
-      {"offset inside the collection", "spec §2.2 rule 2; reference §2.3",
-       [](const R& r) {
-         const auto w = whole(r.param("offset"));
-         return r.get() && positive(w) && r.count && w->value < *r.count;
-       }},
-      {"offset at or beyond count: an empty page (overflow)", "reference §2.2",
-       [](const R& r) {
-         const auto w = whole(r.param("offset"));
-         return r.get() && positive(w) && r.count && w->value >= *r.count;
-       }},
-      {"a partial page: fewer records than the limit", "reference §2.2",
-       [](const R& r) { return r.get() && r.results && *r.results > 0 && *r.results < r.effective_limit; }},
-      {"format=json", "spec §4.1 (format); reference §3.2",
-       [](const R& r) { return r.get() && r.param("format") && *r.param("format") == "json"; }},
-      {"no format parameter: content negotiation by Accept", "spec §4.1; reference §3.1",
-       [](const R& r) { return r.get() && !r.param("format"); }},
-      {"HEAD", "spec §4.2; reference §3.3", [](const R& r) { return r.method == "HEAD"; }},
-      {"OPTIONS", "spec §4.2; reference §3.4", [](const R& r) { return r.method == "OPTIONS"; }},
-      {"?entity=N: the entity's records alone (django-filter)", "reference §1.3, M10",
-       [](const R& r) { return r.get() && r.param("entity") && !r.nested(); }},
-      {"the nested route /edw/api/entities/N/images/", "reference §1.2, §5.5",
-       [](const R& r) { return r.get() && r.nested(); }},
-      {"Accept: text/html or format=api: the browsable API", "spec §4.1 (format); reference §3.9",
-       [](const R& r) {
-         const std::string* format = r.param("format");
-         return r.get() &&
-                ((format && *format == "api") || r.asked("Accept").find("text/html") != std::string::npos);
-       }},
-      {"Accept-Encoding: a compressed answer, or a plain one",
-       "RFC 9110 §8.4; reference §1.5 (GZipMiddleware)",
-       [](const R& r) { return r.get() && !r.asked("Accept-Encoding").empty(); }},
-      {"X-Forwarded-Proto/-Host or Forwarded: a proxy's view", "reference §2.5, M3",
-       [](const R& r) {
-         return r.get() &&
-                !(r.asked("X-Forwarded-Host") + r.asked("X-Forwarded-Proto") + r.asked("Forwarded")).empty();
-       }},
-      {"Host: another host name for the same deployment", "reference §2.5",
-       [](const R& r) {
-         const std::string host = r.asked("Host");
-         return r.get() && !host.empty() && r.exchange &&
-                common::split_url(r.exchange->url).authority != host;
-       }},
-  };
-  return table;
-}
+// The behaviours of DRF's LimitOffsetPagination and views a run can exercise, in the table's order: data,
+// a row a behaviour.
+constexpr Behaviour kBehaviours[] = {
+    {"GET without limit or offset: the first page, PAGE_SIZE records", "spec §2.2 rule 4; reference §1.5",
+     [](const R& r) { return r.get() && !r.param("limit") && !r.param("offset"); }},
+    {"limit a positive whole number", "reference §2.1 (get_limit)",
+     [](const R& r) { return r.get() && positive(whole(r.param("limit"))); }},
+    {"limit not a whole number: DRF falls back to PAGE_SIZE", "reference §2.1 (_positive_int)",
+     [](const R& r) { return r.get() && r.param("limit") && !whole(r.param("limit")); }},
+    {"limit zero or negative: DRF falls back to PAGE_SIZE", "reference §2.1 (_positive_int)",
+     [](const R& r) {
+       const auto w = whole(r.param("limit"));
+       return r.get() && w && !positive(w);
+     }},
+    {"limit at or above count: one page holds the rest", "reference §2.2",
+     [](const R& r) {
+       const auto w = whole(r.param("limit"));
+       return r.get() && positive(w) && r.count && w->value >= *r.count;
+     }},
+    {"offset not a whole number, or negative: DRF reads 0", "reference §2.1 (get_offset)",
+     [](const R& r) {
+       const auto w = whole(r.param("offset"));
+       return r.get() && r.param("offset") && (!w || w->negative);
+     }},
+    {"offset inside the collection", "spec §2.2 rule 2; reference §2.3",
+     [](const R& r) {
+       const auto w = whole(r.param("offset"));
+       return r.get() && positive(w) && r.count && w->value < *r.count;
+     }},
+    {"offset at or beyond count: an empty page (overflow)", "reference §2.2",
+     [](const R& r) {
+       const auto w = whole(r.param("offset"));
+       return r.get() && positive(w) && r.count && w->value >= *r.count;
+     }},
+    {"a partial page: fewer records than the limit", "reference §2.2",
+     [](const R& r) { return r.get() && r.results && *r.results > 0 && *r.results < r.effective_limit; }},
+    {"format=json", "spec §4.1 (format); reference §3.2",
+     [](const R& r) { return r.get() && r.param("format") && *r.param("format") == "json"; }},
+    {"no format parameter: content negotiation by Accept", "spec §4.1; reference §3.1",
+     [](const R& r) { return r.get() && !r.param("format"); }},
+    {"HEAD", "spec §4.2; reference §3.3", [](const R& r) { return r.method == "HEAD"; }},
+    {"OPTIONS", "spec §4.2; reference §3.4", [](const R& r) { return r.method == "OPTIONS"; }},
+    {"?entity=N: the entity's records alone (django-filter)", "reference §1.3, M10",
+     [](const R& r) { return r.get() && r.param("entity") && !r.nested(); }},
+    {"the nested route /edw/api/entities/N/images/", "reference §1.2, §5.5",
+     [](const R& r) { return r.get() && r.nested(); }},
+    {"Accept: text/html or format=api: the browsable API", "spec §4.1 (format); reference §3.9",
+     [](const R& r) {
+       const std::string* format = r.param("format");
+       return r.get() &&
+              ((format && *format == "api") || r.asked("Accept").find("text/html") != std::string::npos);
+     }},
+    {"Accept-Encoding: a compressed answer, or a plain one", "RFC 9110 §8.4; reference §1.5 (GZipMiddleware)",
+     [](const R& r) { return r.get() && !r.asked("Accept-Encoding").empty(); }},
+    {"X-Forwarded-Proto/-Host or Forwarded: a proxy's view", "reference §2.5, M3",
+     [](const R& r) {
+       return r.get() &&
+              !(r.asked("X-Forwarded-Host") + r.asked("X-Forwarded-Proto") + r.asked("Forwarded")).empty();
+     }},
+    {"Host: another host name for the same deployment", "reference §2.5",
+     [](const R& r) {
+       const std::string host = r.asked("Host");
+       return r.get() && !host.empty() && r.exchange && common::split_url(r.exchange->url).authority != host;
+     }},
+};
 
 // "GET /edw/api/entities-images/?limit=abc": the request as a person would type it after the origin.
 std::string example_of(const HttpExchange& exchange) {
@@ -156,7 +152,7 @@ std::string example_of(const HttpExchange& exchange) {
 }  // namespace
 
 Coverage::Coverage() {
-  for (const Behaviour& b : behaviours())
+  for (const Behaviour& b : kBehaviours)
     rows_.push_back({b.name, b.source, 0, {}, {}});
 }
 
@@ -176,9 +172,8 @@ void Coverage::add(const HttpExchange& exchange) {
 }
 
 void Coverage::add(const CoveredRequest& request, const HttpExchange& exchange) {
-  const auto& table = behaviours();
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    if (!table[i].exercised(request)) continue;
+  for (std::size_t i = 0; i < std::size(kBehaviours); ++i) {
+    if (!kBehaviours[i].exercised(request)) continue;
     CoverageRow& row = rows_[i];
     if (row.requests++ == 0) row.example = example_of(exchange);
     const auto at = std::lower_bound(row.statuses.begin(), row.statuses.end(), exchange.status);

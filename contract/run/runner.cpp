@@ -71,6 +71,7 @@ class Run {
     report.seed = options_.seed;
     if (const std::string fatal = quick(); !fatal.empty()) {
       report.fatal_error = fatal;
+      report.fatal_failure = fatal_failure_;
     } else if (options_.mode == Mode::Full) {
       walk();
     }
@@ -108,8 +109,10 @@ class Run {
   // Returns a reason when the deployment cannot be checked at all.
   std::string quick() {
     std::optional<Page> first = get(query("first page", std::nullopt, std::nullopt));
-    if (first->exchange.status == 0)
+    if (first->exchange.status == 0) {
+      fatal_failure_ = first->exchange.failure;
       return "cannot check " + first->exchange.url + ": " + first->exchange.error;
+    }
     seen_count_ = count_of(*first);
     first_url_ = first->exchange.url;
     const std::uint64_t count = seen_count_.value_or(0);
@@ -145,6 +148,15 @@ class Run {
     get(query("long page, above the usual limit caps", kLongLimit, 0));
     get(query("overflow page", std::nullopt, count + 7));
 
+    probe_parameters(count);
+    sides.run(seen_count_, first_url_);
+    first_count_ = count;
+    return "";
+  }
+
+  // The limits and offsets DRF replaces (not a number, zero, negative, huge, past the end), each judged
+  // by the parameter_probe rows.
+  void probe_parameters(std::uint64_t count) {
     const std::uint64_t tail = count > 2 ? count - 2 : 0;
     std::vector<PageQuery> probes = {probe("limit", "abc", 12, 0), probe("limit", "0", 12, 0),
                                      probe("limit", "-1", 12, 0)};
@@ -162,9 +174,6 @@ class Run {
       probes.push_back(std::move(q));
     for (const PageQuery& q : probes)
       planned_page(PlanStep::parameter_probe, get(q));
-    sides.run(seen_count_, first_url_);
-    first_count_ = count;
-    return "";
   }
 
   void walk();
@@ -180,7 +189,8 @@ class Run {
   detail::Coverage coverage_;
   std::uint64_t first_count_ = 0;
   std::optional<std::uint64_t> seen_count_;
-  std::string first_url_;  // the first page's, for count_stable's messages
+  FailureKind fatal_failure_ = FailureKind::none;  // the first page's, when it had no answer
+  std::string first_url_;                          // the first page's, for count_stable's messages
   std::uint64_t walk_records_ = 0;
   std::uint64_t walk_pages_ = 0;
   std::uint64_t walk_bytes_ = 0;  // bodies read by the walk, against options_.byte_cap

@@ -73,12 +73,12 @@ Page SidePlan::fetch(const std::string& path, common::QueryParams params, std::u
   return fetch_page(client_, path, window_query(limit, offset, std::move(params)), headers);
 }
 
-void SidePlan::judge(const Page& page, bool same_collection, const Headers& asked, std::string_view left_out,
+void SidePlan::judge(const Page& page, bool same_collection, const Headers& asked, bool side_judges_origins,
                      const std::string& origin) {
   const std::size_t before = findings_.failures().size();
   CheckContext context = context_;
   if (!origin.empty()) context.origin = origin;
-  check_page(context, page, findings_, left_out);
+  check_page(context, page, findings_, side_judges_origins);
   if (same_collection && count_)
     check_against_first(context_, {*count_, first_url_, "the first page"}, page, findings_);
   findings_.set_request_headers(before, asked);
@@ -88,15 +88,14 @@ void SidePlan::judge(const Page& page, bool same_collection, const Headers& aske
 // The browsable HTML is not a page: the header rules that hold for any representation judge it.
 void SidePlan::judge_html(const Page& page, const Headers& asked) {
   const std::size_t before = findings_.failures().size();
-  for (const std::string_view rule : {"allow_header", "vary_accept"})
-    rule_check<EveryPage>(rule).check(context_, page, findings_);
+  check_any_representation(context_, page, findings_);
   findings_.set_request_headers(before, asked);
   coverage_.add(page);
 }
 
-void SidePlan::side(std::string_view rule, const SideAsk& ask, const Page& answer, const Page* other) {
+void SidePlan::side(const SideAsk& ask, const Page& answer, const Page* other) {
   const std::size_t before = findings_.failures().size();
-  rule_check<SideAnswer>(rule).check(state_, ask, answer, other, findings_);
+  check_side(state_, ask, answer, other, findings_);
   findings_.set_request_headers(before, ask.headers);
 }
 
@@ -128,23 +127,23 @@ void SidePlan::filters() {
   const std::string api =
       collection.substr(0, collection.size() - std::string_view("entities-images/").size());
   for (const std::string& entity : entities) {
-    const SideAsk query{"filter", "?entity=" + entity, {}, "", entity};
+    const SideAsk query{PlanSide::filter, "?entity=" + entity, {}, "", entity};
     const Page first = fetch(collection, {{"entity", entity}}, kFilterLimit, 0);
     judge(first, false);
-    side("entity_filter", query, first, nullptr);
+    side(query, first, nullptr);
     const auto body = body_object(first);
     const auto count = body ? as_count(member(*body, "count")) : std::nullopt;
     if (count && *count > kFilterLimit && *count <= state_.collection_count) {
       const Page last =
           fetch(collection, {{"entity", entity}}, kFilterLimit, (*count - 1) / kFilterLimit * kFilterLimit);
       judge(last, false);
-      side("entity_filter", query, last, nullptr);
+      side(query, last, nullptr);
     }
     const std::string nested_path = api + "entities/" + entity + "/images/";
-    const SideAsk nested{"filter", nested_path, {}, "", entity, true};
+    const SideAsk nested{PlanSide::filter, nested_path, {}, "", entity, true};
     const Page listed = fetch(nested_path, {}, kFilterLimit, 0);
     judge(listed, false);
-    side("entity_filter", nested, listed, nullptr);
+    side(nested, listed, nullptr);
   }
 }
 
@@ -159,28 +158,28 @@ void SidePlan::negotiation() {
     const Page later = fetch(path, {}, kNegotiationLimit, offset, html_first ? json_accept : html_accept);
     const Page& html = html_first ? earlier : later;
     const Page& json = html_first ? later : earlier;
-    SideAsk html_ask{"negotiation", "Accept: text/html (a browser's Accept)", html_accept};
+    SideAsk html_ask{PlanSide::negotiation, "Accept: text/html (a browser's Accept)", html_accept};
     html_ask.wants_html = true;
     html_ask.other_first = !html_first;
-    SideAsk json_ask{"negotiation", "Accept: application/json", json_accept};
+    SideAsk json_ask{PlanSide::negotiation, "Accept: application/json", json_accept};
     json_ask.other_first = html_first;
-    side("accept_negotiated", html_ask, html, &json);
-    side("accept_negotiated", json_ask, json, &html);
+    side(html_ask, html, &json);
+    side(json_ask, json, &html);
     judge_html(html, html_accept);
     judge(json, true, json_accept);
   }
-  SideAsk api{"negotiation", "format=api", {}};
+  SideAsk api{PlanSide::negotiation, "format=api", {}};
   api.wants_html = true;
   const Page page =
       fetch(context_.collection_path, {{"format", "api"}}, kNegotiationLimit, offset_for(kNegotiationLimit));
-  side("accept_negotiated", api, page, nullptr);
+  side(api, page, nullptr);
   judge_html(page, {});
 }
 
 // gzip, then the same URL plain (identity), then br: at most two answers held at once.
 void SidePlan::compression() {
   const auto ask = [](std::string coding) {
-    return SideAsk{"compression", "Accept-Encoding: " + coding, {{"Accept-Encoding", coding}}};
+    return SideAsk{PlanSide::compression, "Accept-Encoding: " + coding, {{"Accept-Encoding", coding}}};
   };
   SideAsk gzip_ask = ask("gzip"), plain_ask = ask("identity"), br_ask = ask("br");
   plain_ask.other_first = br_ask.other_first = true;
@@ -188,13 +187,13 @@ void SidePlan::compression() {
   const std::string& path = context_.collection_path;
   std::optional<Page> gzip = fetch(path, {}, kCompressionLimit, offset, gzip_ask.headers);
   const Page plain = fetch(path, {}, kCompressionLimit, offset, plain_ask.headers);
-  side("compressed_as_asked", gzip_ask, *gzip, &plain);
-  side("compressed_as_asked", plain_ask, plain, &*gzip);
+  side(gzip_ask, *gzip, &plain);
+  side(plain_ask, plain, &*gzip);
   judge(*gzip, true, gzip_ask.headers);
   judge(plain, true, plain_ask.headers);
   gzip.reset();
   const Page br = fetch(path, {}, kCompressionLimit, offset, br_ask.headers);
-  side("compressed_as_asked", br_ask, br, &plain);
+  side(br_ask, br, &plain);
   judge(br, true, br_ask.headers);
 }
 
@@ -204,16 +203,14 @@ void SidePlan::proxy() {
   const auto [scheme, authority] = split_origin(context_.origin);
   const std::string host = options_.alt_host.empty() ? authority : options_.alt_host;
   const std::string origin = "https://" + host;
-  judge_origin_pair("forwarded_origin",
-                    {"proxy",
+  judge_origin_pair({PlanSide::proxy,
                      "X-Forwarded-Proto: https and X-Forwarded-Host: " + host,
                      {{"X-Forwarded-Proto", "https"}, {"X-Forwarded-Host", host}},
                      origin},
                     kProxyLimit, false);
   const std::string forwarded = "proto=https;host=\"" + host + "\"";
-  judge_origin_pair("forwarded_origin",
-                    {"proxy", "Forwarded: " + forwarded, {{"Forwarded", forwarded}}, origin}, kForwardedLimit,
-                    false);
+  judge_origin_pair({PlanSide::proxy, "Forwarded: " + forwarded, {{"Forwarded", forwarded}}, origin},
+                    kForwardedLimit, false);
 }
 
 // A second host name (--alt-host, or the base host with its port written the other way): asked before the
@@ -222,15 +219,14 @@ void SidePlan::host() {
   const auto [scheme, authority] = split_origin(context_.origin);
   const std::string second =
       options_.alt_host.empty() ? other_port_spelling(scheme, authority) : options_.alt_host;
-  const SideAsk ask{"host", "Host: " + second, {{"Host", second}}, scheme + "://" + second};
-  judge_origin_pair("host_origin", ask, kHostLimit, false);
-  judge_origin_pair("host_origin", ask, kHostLimit, true);
+  const SideAsk ask{PlanSide::host, "Host: " + second, {{"Host", second}}, scheme + "://" + second};
+  judge_origin_pair(ask, kHostLimit, false);
+  judge_origin_pair(ask, kHostLimit, true);
 }
 
 // The URL with the side's headers and plainly, in that order or the other: the side's rule judges the pair;
 // the page rules judge both, the asked answer's origins being its rule's.
-void SidePlan::judge_origin_pair(std::string_view rule, const SideAsk& ask, std::uint64_t limit,
-                                 bool plain_first) {
+void SidePlan::judge_origin_pair(const SideAsk& ask, std::uint64_t limit, bool plain_first) {
   const std::uint64_t offset = offset_for(limit);
   const std::string& path = context_.collection_path;
   std::optional<Page> plain;
@@ -239,10 +235,10 @@ void SidePlan::judge_origin_pair(std::string_view rule, const SideAsk& ask, std:
   if (!plain_first) plain = fetch(path, {}, limit, offset);
   SideAsk in_order = ask;
   in_order.other_first = plain_first;
-  side(rule, in_order, asked, &*plain);
+  side(in_order, asked, &*plain);
   const auto verdict = state_.followed.find(ask.label);
   const bool followed = verdict != state_.followed.end() && verdict->second.first;
-  judge(asked, true, ask.headers, "link_origin", followed ? ask.origin : context_.origin);
+  judge(asked, true, ask.headers, true, followed ? ask.origin : context_.origin);
   judge(*plain, true);
 }
 

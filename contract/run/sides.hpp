@@ -36,9 +36,9 @@ class SidePlan {
   Page fetch(const std::string& path, common::QueryParams params, std::uint64_t limit, std::uint64_t offset,
              const Headers& headers = {});
   void judge(const Page& page, bool same_collection, const Headers& asked = {},
-             std::string_view left_out = {}, const std::string& origin = {});
+             bool side_judges_origins = false, const std::string& origin = {});
   void judge_html(const Page& page, const Headers& asked);
-  void side(std::string_view rule, const SideAsk& ask, const Page& answer, const Page* other);
+  void side(const SideAsk& ask, const Page& answer, const Page* other);
   std::uint64_t offset_for(std::uint64_t limit);
 
   void filters();
@@ -46,7 +46,7 @@ class SidePlan {
   void compression();
   void proxy();
   void host();
-  void judge_origin_pair(std::string_view rule, const SideAsk& ask, std::uint64_t limit, bool plain_first);
+  void judge_origin_pair(const SideAsk& ask, std::uint64_t limit, bool plain_first);
 
   Client& client_;
   const CheckContext& context_;

@@ -9,7 +9,9 @@ when they disagree:
     of the picture names;
   - a source file of a wing's folder is built by no target;
   - a file includes a header of a wing above its own, anything of mock/, or a third-party header its wing
-    does not link (directly, or publicly through what it links).
+    does not link (directly, or publicly through what it links);
+  - a wing's unit tests (contract/<wing>/tests/, the program contract_<wing>_tests) link another wing than
+    their own, or the mock, or include what their program does not link, as the wing's own files.
 
 --self-test copies the tree, breaks it in each of those ways in turn and fails unless each break is found.
 """
@@ -39,6 +41,8 @@ TARGET_NAMES = {
     "Threads::Threads": "Threads",
     "nlohmann_json::nlohmann_json": "nlohmann_json",
     "CLI11::CLI11": "CLI11",
+    "entimg::catch_main": "Catch2",
+    "PkgConfig::BROTLIENC": "Brotli",
 }
 # Our own libraries outside contract/, by target: where their link lines are.
 OWN_LIBRARIES = {"entimg::common": "entimg_common", "entimg::schema": "entimg_schema",
@@ -105,6 +109,10 @@ def wing_target(wing):
     return f"entimg_contract_{wing}"
 
 
+def tests_target(wing):
+    return f"contract_{wing}_tests"
+
+
 def usable(target_item, links, seen=None):
     """The names a target linked as target_item brings to the files that link it: itself, then the public
     (and interface) items of what it links, transitively."""
@@ -143,6 +151,8 @@ def check(root):
         problems.append(f"contract/CMakeLists.txt adds {sorted(subdirs)}, the wing folders are {folders}")
 
     cmake_files = [os.path.join(contract, w, "CMakeLists.txt") for w in folders]
+    test_folders = [w for w in folders if os.path.isfile(os.path.join(contract, w, "tests", "CMakeLists.txt"))]
+    cmake_files += [os.path.join(contract, w, "tests", "CMakeLists.txt") for w in test_folders]
     links = link_lines(cmake_files + [os.path.join(root, "common", "CMakeLists.txt")])
 
     # Link lines against the picture.
@@ -170,6 +180,23 @@ def check(root):
             problems.append(f"contract/{wing}/CMakeLists.txt: {wing} links {sorted(named)}, its line in the "
                             f"picture says {sorted(names)}")
 
+    # A wing's tests link their wing (and so the wings below it), no wing above, and never the mock.
+    for wing in test_folders:
+        entry = links.get(tests_target(wing))
+        if entry is None:
+            problems.append(f"contract/{wing}/tests/CMakeLists.txt: no target_link_libraries({tests_target(wing)} ...)")
+            continue
+        items = entry["PUBLIC"] + entry["PRIVATE"] + entry["INTERFACE"]
+        linked_wings = sorted(x.rsplit("::", 1)[1] for x in items
+                              if x.startswith("entimg::contract::") and x.rsplit("::", 1)[1] in folders)
+        if linked_wings != [wing]:
+            problems.append(f"contract/{wing}/tests/CMakeLists.txt: {tests_target(wing)} links the wings "
+                            f"{linked_wings}; a wing's tests link their own wing alone")
+        for item in items:
+            if item in ("entimg::contract", "entimg::mock") or item.startswith("entimg::mock::"):
+                problems.append(f"contract/{wing}/tests/CMakeLists.txt: {tests_target(wing)} links {item}; "
+                                f"a wing's tests link their own wing alone (end-to-end tests are in contract/tests/)")
+
     # Which wing each header belongs to: face headers by their include path, the others by name.
     owner = {}
     for wing in folders:
@@ -194,11 +221,16 @@ def check(root):
     for wing in folders:
         if level.get(wing) is None:
             continue
-        target = wing_target(wing)
-        allowed = set()
-        for item in sum(links.get(target, {}).values(), []):
-            allowed |= usable(item, links)
+        allowed_by = {}
+        for target in (wing_target(wing), tests_target(wing)):
+            allowed_by[target] = set()
+            for item in sum(links.get(target, {}).values(), []):
+                allowed_by[target] |= usable(item, links)
+        tests_dir = os.path.join(contract, wing, "tests")
         for dirpath, _, names in os.walk(os.path.join(contract, wing)):
+            in_tests = os.path.commonpath([dirpath, tests_dir]) == tests_dir
+            target = tests_target(wing) if in_tests else wing_target(wing)
+            allowed = allowed_by[target]
             for name in sorted(names):
                 if not name.endswith((".cpp", ".hpp")):
                     continue
@@ -206,7 +238,8 @@ def check(root):
                 shown = os.path.relpath(path, root)
                 files += 1
                 if name.endswith(".cpp") and os.path.normpath(path) not in built:
-                    problems.append(f"{shown}: built by no target (add it to contract/{wing}/CMakeLists.txt)")
+                    problems.append(f"{shown}: built by no target (add it to contract/{wing}/"
+                                    f"{'tests/' if in_tests else ''}CMakeLists.txt)")
                 for kind, header in INCLUDE.findall(read(path)):
                     includes += 1
                     if header.startswith("entimg/mock/") or header.startswith("mock/"):
@@ -240,13 +273,26 @@ BREAKS = [
      "directly below it"),
     ("a source no target builds", "contract/rules/orphan.cpp", "create", "int orphan() { return 1; }\n",
      "built by no target"),
+    ("a wing's test including a header of a wing above", "contract/run/tests/coverage_test.cpp", "append",
+     '#include "entimg/contract/report.hpp"\n', "of the wing report, above run"),
+    ("a wing's tests linking a wing above", "contract/page/tests/CMakeLists.txt", "replace",
+     ("PRIVATE entimg::contract::page", "PRIVATE entimg::contract::page entimg::contract::rules"),
+     "contract_page_tests links the wings ['page', 'rules']"),
+    ("a wing's tests linking the mock", "contract/app/tests/CMakeLists.txt", "replace",
+     ("PRIVATE entimg::contract::app", "PRIVATE entimg::contract::app entimg::mock"),
+     "contract_app_tests links entimg::mock"),
+    ("a wing's test including a third-party header its program does not link", "contract/run/tests/coverage_test.cpp",
+     "append", "#include <httplib.h>\n", "(cpp-httplib), which contract_run_tests does not link"),
+    ("a wing's test no program builds", "contract/report/tests/orphan_test.cpp", "create", "int orphan() { return 1; }\n",
+     "built by no target (add it to contract/report/tests/CMakeLists.txt)"),
 ]
 
 
 def broken_copy(root, where, how, what, into):
     for part in ("contract", "docs"):
+        # The end-to-end tests (contract/tests/) are not the wings'; the wings' own tests are.
         shutil.copytree(os.path.join(root, part), os.path.join(into, part),
-                        ignore=shutil.ignore_patterns("tests"))
+                        ignore=lambda folder, names: ["tests"] if os.path.basename(folder) == "contract" else [])
     os.makedirs(os.path.join(into, "contract", "tests"))
     os.makedirs(os.path.join(into, "common"))
     shutil.copy(os.path.join(root, "common", "CMakeLists.txt"), os.path.join(into, "common"))

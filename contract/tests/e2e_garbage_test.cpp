@@ -52,11 +52,12 @@ Outcome run_against(const std::string& url, const std::function<void(contract::C
   return out;
 }
 
-// Exit 2: nothing could be checked, and the reason names what happened; status_ok alone reports
+// Exit 2: nothing could be checked, and the reason names what happened and its kind; status_ok alone reports
 // the first page that did not come.
 void expect_fatal(const Outcome& out, std::string_view fragment) {
   INFO(out.console);
   CHECK_THAT(out.report.fatal_error, Contains(std::string(fragment)));
+  CHECK(out.report.fatal_failure != contract::FailureKind::none);  // the kind comes with the text
   const std::set<std::string> failed = broken::e2e::failed_rules(out.report);
   CHECK((failed.empty() || failed == std::set<std::string>{"status_ok"}));
 }
@@ -414,15 +415,24 @@ TEST_CASE("a count in the trillions with empty pages and endless next links stop
   CHECK_THAT(out.console, Catch::Contains("expected next to be null on an empty page"));
 }
 
-TEST_CASE("a HEAD answered with a body on a keep-alive connection does not derail the run",
-          "[e2e][garbage]") {
+namespace {
+
+// A server that answers HEAD with the GET's body too, on a connection it keeps alive.
+Outcome run_against_head_body_kept_alive() {
   RawServer server([](RawServer::Connection& c) {
     do {
       const HttpResponse response = correct_answer(c, true);
       if (!c.send(raw_answer(response, true))) return;
     } while (c.next_request());
   });
-  const Outcome out = run_against(server.url());
+  return run_against(server.url());
+}
+
+}  // namespace
+
+TEST_CASE("a HEAD answered with a body on a keep-alive connection does not derail the run",
+          "[e2e][garbage]") {
+  const Outcome out = run_against_head_body_kept_alive();
   INFO(out.console);
   CHECK(out.report.fatal_error.empty());
   // The stray body must not be taken for the answer to a later request on the same connection.
@@ -464,13 +474,7 @@ TEST_CASE("a HEAD answered with a body in a second write and then a close is rep
 // cpp-httplib reads nothing after a HEAD answer's headers; the client counts what waits in the socket
 // (HttpExchange::bytes_after_head) and drops the connection rather than reuse it.
 TEST_CASE("a HEAD answered with a body is reported by head_matches_get", "[e2e][garbage]") {
-  RawServer server([](RawServer::Connection& c) {
-    do {
-      const HttpResponse response = correct_answer(c, true);
-      if (!c.send(raw_answer(response, true))) return;
-    } while (c.next_request());
-  });
-  const Outcome out = run_against(server.url());
+  const Outcome out = run_against_head_body_kept_alive();
   INFO(out.console);
   CHECK(broken::e2e::failed_rules(out.report) == std::set<std::string>{"head_matches_get"});
 }

@@ -17,6 +17,28 @@ namespace entimg::contract {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
+/// The kind of an exchange's failure, beside its text (HttpExchange::error), as httplib::Error is beside
+/// httplib::to_string: callers branch on the kind, people read the text.
+enum class FailureKind {
+  none,               ///< a whole answer
+  not_sent,           ///< refused before sending: a method the suite never sends, a URL it cannot ask
+  budget,             ///< the request budget or the run deadline was used up before sending
+  resolve,            ///< the host name does not resolve
+  connect_refused,    ///< connection refused, or the host unreachable
+  connect_timeout,    ///< the connect timed out
+  tls,                ///< TLS: the handshake, the certificate, the CA bundle
+  reset,              ///< the connection was reset by the peer
+  closed,             ///< the server closed the connection without a whole answer
+  read_timeout,       ///< no byte for the read timeout (or a trickle past it)
+  deadline,           ///< the run deadline was reached while reading
+  malformed_answer,   ///< not HTTP: a bad status line or header, a bad chunk, a status line over 8 KiB
+  headers_too_large,  ///< response headers over the allowance, cut
+  body_too_large,     ///< a body over max_body_bytes: cut there, status and headers kept
+  other,              ///< anything else the HTTP library reports
+};
+/// The kind's name, snake_case as above ("connect_refused").
+std::string_view to_string(FailureKind kind);
+
 /// What the client sends as User-Agent unless a header of the options sets one.
 inline constexpr std::string_view kUserAgent = "entimg-contract (cpp-httplib)";
 
@@ -33,8 +55,9 @@ struct HttpExchange {
   /// on Connection: close); the kernel drops them unread, so their bytes are not known.
   std::size_t segments_after_head = 0;
   std::string error;  ///< why there is no usable answer (timeout, reset, TLS, …); empty otherwise
-  int attempts = 1;   ///< 1 + retries on 429/503; 0 when nothing was sent (refused method,
-                      ///< bad URL, budget or deadline used up)
+  FailureKind failure = FailureKind::none;  ///< the kind of `error`
+  int attempts = 1;  ///< 1 + retries on 429/503; 0 when nothing was sent (refused method,
+                     ///< bad URL, budget or deadline used up)
   std::chrono::milliseconds elapsed{0};
   /// What the request carried besides the client's own User-Agent and Host: the options' headers (secrets
   /// masked) and the request's own, in the order sent. Empty for a request to another origin.

@@ -93,8 +93,11 @@ struct WalkState {
 
 /// A request of one side of the quick plan (docs/contract.md, "Sides"): what it asked besides the plain
 /// request.
+/// The sides of the quick plan; a SideAnswer row names the one whose answers it judges.
+enum class PlanSide { filter, negotiation, compression, proxy, host };
+
 struct SideAsk {
-  std::string_view side{};  ///< "filter", "negotiation", "compression", "proxy" or "host"
+  PlanSide side{};          ///< which side asked it
   std::string label{};      ///< what it asked, as messages say it: "Accept-Encoding: gzip", "?entity=60986"
   Headers headers{};        ///< sent with it, each replacing --header's of the same name
   std::string origin{};     ///< proxy, host: links' and images' origin when the headers are followed

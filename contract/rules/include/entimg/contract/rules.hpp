@@ -14,9 +14,17 @@ namespace entimg::contract {
 
 // The shapes of rules: which answers a rule's function is given.
 
+/// What of an answer an EveryPage rule reads, for the answers only some of the rules judge.
+enum class Reads {
+  json_page,           ///< the JSON page
+  any_representation,  ///< headers that hold for any representation: the browsable HTML is judged too
+  link_origins,        ///< its links' origins: on an answer asked with a proxy's or another Host's headers,
+                       ///< the side's own rule judges them
+};
 /// Judges every page the suite fetches, on its own (check_page runs these).
 struct EveryPage {
   void (*check)(const CheckContext&, const Page&, Findings&);
+  Reads reads = Reads::json_page;
 };
 /// The answers of the quick plan a PlannedPage or PagePair rule judges: the plan hands each step's answers
 /// to every row of that step (check_planned, check_pair), so no rule is called by its name.
@@ -55,10 +63,11 @@ struct FirstPage {
 struct AgainstFirstPage {
   void (*check)(const CheckContext&, const FirstPage& first, const Page&, Findings&);
 };
-/// Judges an answer of one side of the quick plan (SideAsk) with `other`, the answer to the same URL asked
+/// Judges an answer of its side of the quick plan (SideAsk) with `other`, the answer to the same URL asked
 /// the plain way (or as the other representation), before or after it; nullptr when there is none. The sides'
-/// plan (contract/run/sides.cpp) calls these.
+/// plan (contract/run/sides.cpp) hands each answer to every row of its side (check_side).
 struct SideAnswer {
+  PlanSide side;
   void (*check)(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other, Findings&);
 };
 /// Judged over a full walk: WalkChecker calls `page` on each page in order and `end` once.
@@ -92,7 +101,7 @@ const Rule* find_rule(std::string_view name);
 
 /// The function of the rule of that name, in the shape the caller needs; throws std::logic_error when
 /// there is no such rule or it has another shape. For the tests, which judge one rule at a time: the
-/// plans reach their rules through the rows' shapes and steps, below.
+/// plans reach their rules through the rows' shapes, steps, sides and what they read, below.
 template <typename Shape>
 const Shape& rule_check(std::string_view name) {
   const Rule* rule = find_rule(name);
@@ -102,10 +111,13 @@ const Shape& rule_check(std::string_view name) {
 }
 
 /// Every EveryPage rule on the page, in report order: what the runner does with each page it fetches.
-/// `left_out` names a rule whose judgement of this page belongs to another (the sides' origin rules judge
-/// the origins of the answers they asked with proxy or Host headers).
+/// With `side_judges_origins` (an answer asked with a proxy's or another Host's headers, whose origins the
+/// side's rule judges) the rules that read the links' origins are left out.
 void check_page(const CheckContext& context, const Page& page, Findings& findings,
-                std::string_view left_out = {});
+                bool side_judges_origins = false);
+/// The EveryPage rules that read what holds for any representation, on an answer that is not a JSON page
+/// (the browsable HTML).
+void check_any_representation(const CheckContext& context, const Page& page, Findings& findings);
 /// Every AgainstFirstPage rule on a page after the first: what the quick plan and WalkChecker do.
 void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
                          Findings& findings);
@@ -117,5 +129,8 @@ void check_pair(const CheckContext& context, PlanStep step, const Page& a, const
 void check_head(const CheckContext& context, const Page& get, const HttpExchange& head, Findings& findings);
 /// Every OptionsExchange rule on an OPTIONS exchange.
 void check_options(const CheckContext& context, const HttpExchange& options, Findings& findings);
+/// Every SideAnswer rule of the ask's side on its answer.
+void check_side(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other,
+                Findings& findings);
 
 }  // namespace entimg::contract

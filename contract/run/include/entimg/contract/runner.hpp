@@ -80,6 +80,8 @@ struct RunReport {
   /// The behaviours the table of coverage.cpp knows, each with the requests that exercised it.
   std::vector<CoverageRow> coverage;
   std::string fatal_error;  ///< set when the deployment could not be checked at all (exit 2)
+  /// The kind of the first page's failure behind fatal_error; none when nothing was asked (a setup error).
+  FailureKind fatal_failure = FailureKind::none;
 
   std::size_t passed() const;
   std::size_t failed() const;

@@ -1,11 +1,10 @@
 // The rules of the quick plan's sides, each through its table row: filters, negotiation, compression, a
 // proxy's headers and another Host. Each is shown to fail on the answer a broken deployment gives and to
 // pass on DRF's.
-#include <brotli/encode.h>
 #include <catch2/catch.hpp>
 
 #include "check_test_support.hpp"
-#include "entimg/mock/behaviour.hpp"
+#include "compressed.hpp"
 
 namespace {
 
@@ -29,8 +28,8 @@ Page filtered_page(std::int64_t entity, const std::vector<std::int64_t>& ids, st
 }
 
 SideAsk filter_ask(std::int64_t entity, bool nested = false) {
-  SideAsk ask{"filter", nested ? "/edw/api/entities/" + std::to_string(entity) + "/images/"
-                               : "?entity=" + std::to_string(entity)};
+  SideAsk ask{PlanSide::filter, nested ? "/edw/api/entities/" + std::to_string(entity) + "/images/"
+                                       : "?entity=" + std::to_string(entity)};
   ask.entity = std::to_string(entity);
   ask.nested = nested;
   return ask;
@@ -96,9 +95,9 @@ TEST_CASE("accept_negotiated: each answer is the representation asked for, whate
           "[checks][sides]") {
   const CheckContext c = context();
   SideState sides(c);
-  SideAsk html_ask{"negotiation", "Accept: text/html", {{"Accept", "text/html"}}};
+  SideAsk html_ask{PlanSide::negotiation, "Accept: text/html", {{"Accept", "text/html"}}};
   html_ask.wants_html = true;
-  const SideAsk json_ask{"negotiation", "Accept: application/json", {{"Accept", "application/json"}}};
+  const SideAsk json_ask{PlanSide::negotiation, "Accept: application/json", {{"Accept", "application/json"}}};
   const Page html = answer_as(true, "text/html"), json_page = answer_as(false, "application/json");
   Findings findings;
   judge("accept_negotiated", sides, html_ask, html, &json_page, findings);
@@ -134,16 +133,6 @@ TEST_CASE("accept_negotiated: each answer is the representation asked for, whate
   }
 }
 
-std::string brotli(const std::string& text) {
-  std::size_t size = BrotliEncoderMaxCompressedSize(text.size());
-  std::string out(size, '\0');
-  BrotliEncoderCompress(BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, text.size(),
-                        reinterpret_cast<const std::uint8_t*>(text.data()), &size,
-                        reinterpret_cast<std::uint8_t*>(out.data()));
-  out.resize(size);
-  return out;
-}
-
 // The DRF page of the compression side, as it came to a request with that Accept-Encoding.
 Page encoded_page(const std::string& accept_encoding, const std::string& coding, const json& body,
                   bool vary = true) {
@@ -154,7 +143,7 @@ Page encoded_page(const std::string& accept_encoding, const std::string& coding,
   page.exchange.method = "GET";
   page.exchange.url = std::string(kOrigin) + kPath + "?limit=4&offset=9";
   page.exchange.status = 200;
-  page.exchange.body = coding == "gzip" ? entimg::mock::gzip_compress(body.dump())
+  page.exchange.body = coding == "gzip" ? gzip_compressed(body.dump())
                        : coding == "br" ? brotli(body.dump())
                                         : body.dump();
   page.exchange.headers = drf_headers(page.exchange.body.size());
@@ -166,7 +155,7 @@ Page encoded_page(const std::string& accept_encoding, const std::string& coding,
 }
 
 SideAsk encoding_ask(const std::string& coding, bool other_first = false) {
-  SideAsk ask{"compression", "Accept-Encoding: " + coding, {{"Accept-Encoding", coding}}};
+  SideAsk ask{PlanSide::compression, "Accept-Encoding: " + coding, {{"Accept-Encoding", coding}}};
   ask.other_first = other_first;
   return ask;
 }
@@ -223,7 +212,7 @@ TEST_CASE("compressed_as_asked: an accepted coding, whole, decoding to the plain
   }
   SECTION("a gzip stream cut short") {
     Page cut = encoded_page("gzip", "", body);
-    cut.exchange.body = entimg::mock::gzip_compress(body.dump()).substr(0, 40);
+    cut.exchange.body = gzip_compressed(body.dump()).substr(0, 40);
     cut.exchange.headers.emplace_back("Content-Encoding", "gzip");
     parse_body(cut);
     Findings f;
@@ -259,7 +248,7 @@ Page origin_page(const std::string& links_origin, const std::string& images_orig
 }
 
 SideAsk proxy_ask(bool other_first = false) {
-  SideAsk ask{"proxy",
+  SideAsk ask{PlanSide::proxy,
               "X-Forwarded-Proto: https and X-Forwarded-Host: h.example",
               {{"X-Forwarded-Proto", "https"}, {"X-Forwarded-Host", "h.example"}},
               "https://h.example"};

@@ -1,11 +1,10 @@
-// The monitor's metrics as Prometheus reads them (exposition.cpp, monitor_state.cpp), its --interval
-// durations and its command line. The monitor end to end, scraped by a real Prometheus:
-// blackbox/monitor_prometheus.py.
-#include <map>
+// The monitor's metrics as Prometheus reads them (exposition.cpp, monitor_state.cpp) and its --interval
+// durations; its command line is app/tests/cli_test.cpp's. The monitor end to end, scraped by a real
+// Prometheus: blackbox/monitor_prometheus.py.
+#include <cmath>
 
 #include <catch2/catch.hpp>
 
-#include "entimg/contract/cli.hpp"
 #include "entimg/contract/monitor.hpp"
 #include "exposition.hpp"
 
@@ -13,10 +12,6 @@ using namespace entimg::contract;
 using namespace std::chrono_literals;
 
 namespace {
-
-ParsedCli parse(const std::vector<std::string_view>& args) {
-  return parse_contract_command_line(args, [](const std::string&) { return std::nullopt; });
-}
 
 RunReport report_with(std::optional<std::uint64_t> count, bool fail_first_rule) {
   RunReport report;
@@ -98,6 +93,7 @@ TEST_CASE("monitor metrics: runs, rules, count and its change, latency", "[monit
 
   const std::string text = state.metrics();
   CHECK(value_of(text, "entimg_contract_up{base_url=\"http://127.0.0.1:8000\"}") == 1);
+  CHECK(text.find("entimg_contract_last_run_failure") == std::string::npos);  // only while it cannot check
   CHECK(value_of(text, "entimg_contract_runs_total{result=\"pass\"}") == 1);
   CHECK(value_of(text, "entimg_contract_runs_total{result=\"fail\"}") == 1);
   CHECK(value_of(text, "entimg_contract_last_run_timestamp_seconds") == 1700000000.5);
@@ -118,10 +114,12 @@ TEST_CASE("monitor metrics: runs, rules, count and its change, latency", "[monit
   RunReport unreachable;
   unreachable.base_url = "http://127.0.0.1:1";
   unreachable.fatal_error = "cannot check http://127.0.0.1:1/: connection refused";
+  unreachable.fatal_failure = FailureKind::connect_refused;
   state.record_run(unreachable, context);
   const std::string down = state.metrics();
   CHECK(value_of(down, "entimg_contract_up{base_url=\"http://127.0.0.1:1\"}") == 0);
   CHECK(value_of(down, "entimg_contract_runs_total{result=\"error\"}") == 1);
+  CHECK(value_of(down, "entimg_contract_last_run_failure{kind=\"connect_refused\"}") == 1);
   CHECK(down.find("entimg_contract_count ") == std::string::npos);  // no count seen: no count claimed
 }
 
@@ -138,46 +136,4 @@ TEST_CASE("the option --interval: durations as Prometheus writes them", "[monito
     CHECK_FALSE(parse_interval(bad, why));
     CHECK_FALSE(why.empty());
   }
-}
-
-TEST_CASE("monitor: its options, and bad ones as one line", "[monitor][cli]") {
-  const auto p = parse({"monitor", "--base-url", "http://127.0.0.1:8000", "--interval", "2s", "--listen",
-                        "[::1]:0", "--runs", "3", "--rate", "5"});
-  REQUIRE(p.error.empty());
-  CHECK(p.options.command == Command::monitor);
-  CHECK(p.options.monitor.interval == 2s);
-  CHECK(p.options.monitor.listen_host == "::1");
-  CHECK(p.options.monitor.listen_port == 0);
-  CHECK(p.options.monitor.runs == 3);
-  CHECK(p.options.client.rate == 5);
-  const auto defaults = parse({"monitor", "--base-url", "http://127.0.0.1:8000"}).options.monitor;
-  CHECK(defaults.interval == 5min);
-  CHECK(defaults.listen_host == "127.0.0.1");
-  CHECK(defaults.listen_port == 9464);
-
-  const std::map<std::vector<std::string_view>, std::string> bad = {
-      {{"--interval", "5"}, "option --interval needs a duration such as 30s, 5m, 1h or 1h30m"},
-      {{"--interval", "0s"}, "option --interval needs a duration above 0"},
-      {{"--listen", "9464"}, "option --listen needs HOST:PORT"},
-      {{"--listen", "127.0.0.1:65536"}, "option --listen needs HOST:PORT"},
-      {{"--runs", "0"}, "option --runs needs"},
-      {{"--walk-limit", "5"}, "option --walk-limit is not one of monitor's"},
-  };
-  for (const auto& [extra, message] : bad) {
-    std::vector<std::string_view> args = {"monitor", "--base-url", "http://127.0.0.1:8000"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    INFO(extra.front());
-    CHECK_THAT(parse(args).error, Catch::StartsWith(message));
-  }
-  CHECK(parse({"monitor"}).error == "monitor needs --base-url URL");
-}
-
-TEST_CASE("monitor: each run's report repeats it as a check run with its seed", "[monitor][cli]") {
-  const std::vector<std::string_view> args = {
-      "monitor",     "--base-url", "http://h:1", "--interval=1m", "--listen",
-      "127.0.0.1:0", "--rate",     "2",          "--runs",        "4"};
-  const auto p = parse(args);
-  REQUIRE(p.error.empty());
-  CHECK(monitor_run_to_repeat("contract", args, p.options, 42) ==
-        "contract --base-url http://h:1 --rate 2 --seed 42");
 }

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 using namespace entimg::contract;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -223,4 +224,69 @@ TEST_CASE("every report format is an option in --help and a row of docs/reports.
     CHECK((diff_help.find(option) != std::string::npos) == static_cast<bool>(format.write_diff));
     CHECK(docs.str().find("| `" + option + "` |") != std::string::npos);
   }
+}
+
+TEST_CASE("the command that repeats a run carries its seed", "[report][cli]") {
+  const auto getenv = [](const std::string&) { return std::optional<std::string>("Bearer abcdefgh"); };
+  std::vector<std::string_view> args = {"--base-url", "http://x", "--header-from-env", "Authorization=TOKEN"};
+  ParsedCli parsed = parse_contract_command_line(args, getenv);
+  REQUIRE(parsed.error.empty());
+  parsed.options.run.seed = 77;  // main() draws it from the clock
+  CHECK(command_to_repeat("entities-images-contract", args, parsed.options) ==
+        "entities-images-contract --base-url http://x --header-from-env Authorization=TOKEN --seed 77");
+  REQUIRE(parsed.options.shown_headers.size() == 1);
+  CHECK(parsed.options.shown_headers[0].variable == "TOKEN");
+  CHECK(parsed.options.shown_headers[0].value.empty());  // never the secret
+
+  // The secret typed on the command line as well is masked there.
+  args.push_back("--header=X-Copy: Bearer abcdefgh");
+  CHECK(
+      command_to_repeat("c", args, parsed.options).ends_with("'--header=X-Copy: ***************' --seed 77"));
+
+  args = {"--base-url", "http://x", "--seed", "5", "--only", "a b"};
+  parsed = parse_contract_command_line({"--base-url", "http://x", "--seed", "5"}, getenv);
+  CHECK(command_to_repeat("/opt/bin/c", args, parsed.options) ==
+        "/opt/bin/c --base-url http://x --seed 5 --only 'a b'");
+}
+
+TEST_CASE("monitor: its options, and bad ones as one line", "[monitor][cli]") {
+  const auto p = parse({"monitor", "--base-url", "http://127.0.0.1:8000", "--interval", "2s", "--listen",
+                        "[::1]:0", "--runs", "3", "--rate", "5"});
+  REQUIRE(p.error.empty());
+  CHECK(p.options.command == Command::monitor);
+  CHECK(p.options.monitor.interval == 2s);
+  CHECK(p.options.monitor.listen_host == "::1");
+  CHECK(p.options.monitor.listen_port == 0);
+  CHECK(p.options.monitor.runs == 3);
+  CHECK(p.options.client.rate == 5);
+  const auto defaults = parse({"monitor", "--base-url", "http://127.0.0.1:8000"}).options.monitor;
+  CHECK(defaults.interval == 5min);
+  CHECK(defaults.listen_host == "127.0.0.1");
+  CHECK(defaults.listen_port == 9464);
+
+  const std::map<std::vector<std::string_view>, std::string> bad = {
+      {{"--interval", "5"}, "option --interval needs a duration such as 30s, 5m, 1h or 1h30m"},
+      {{"--interval", "0s"}, "option --interval needs a duration above 0"},
+      {{"--listen", "9464"}, "option --listen needs HOST:PORT"},
+      {{"--listen", "127.0.0.1:65536"}, "option --listen needs HOST:PORT"},
+      {{"--runs", "0"}, "option --runs needs"},
+      {{"--walk-limit", "5"}, "option --walk-limit is not one of monitor's"},
+  };
+  for (const auto& [extra, message] : bad) {
+    std::vector<std::string_view> args = {"monitor", "--base-url", "http://127.0.0.1:8000"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    INFO(extra.front());
+    CHECK_THAT(parse(args).error, Catch::StartsWith(message));
+  }
+  CHECK(parse({"monitor"}).error == "monitor needs --base-url URL");
+}
+
+TEST_CASE("monitor: each run's report repeats it as a check run with its seed", "[monitor][cli]") {
+  const std::vector<std::string_view> args = {
+      "monitor",     "--base-url", "http://h:1", "--interval=1m", "--listen",
+      "127.0.0.1:0", "--rate",     "2",          "--runs",        "4"};
+  const auto p = parse(args);
+  REQUIRE(p.error.empty());
+  CHECK(monitor_run_to_repeat("contract", args, p.options, 42) ==
+        "contract --base-url http://h:1 --rate 2 --seed 42");
 }

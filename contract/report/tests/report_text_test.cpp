@@ -2,8 +2,6 @@
 
 #include <catch2/catch.hpp>
 
-#include "entimg/contract/cli.hpp"
-
 using namespace entimg::contract;
 using namespace entimg::contract::detail;
 
@@ -38,27 +36,4 @@ TEST_CASE("messages split into expected and got", "[report]") {
   CHECK(parts->expected == "12 records (count 300)");
   CHECK(parts->got == "11");
   CHECK_FALSE(split_expected_got("Missing required property 'alt'."));
-}
-
-TEST_CASE("the command that repeats a run carries its seed", "[report][cli]") {
-  const auto getenv = [](const std::string&) { return std::optional<std::string>("Bearer abcdefgh"); };
-  std::vector<std::string_view> args = {"--base-url", "http://x", "--header-from-env", "Authorization=TOKEN"};
-  ParsedCli parsed = parse_contract_command_line(args, getenv);
-  REQUIRE(parsed.error.empty());
-  parsed.options.run.seed = 77;  // main() draws it from the clock
-  CHECK(command_to_repeat("entities-images-contract", args, parsed.options) ==
-        "entities-images-contract --base-url http://x --header-from-env Authorization=TOKEN --seed 77");
-  REQUIRE(parsed.options.shown_headers.size() == 1);
-  CHECK(parsed.options.shown_headers[0].variable == "TOKEN");
-  CHECK(parsed.options.shown_headers[0].value.empty());  // never the secret
-
-  // The secret typed on the command line as well is masked there.
-  args.push_back("--header=X-Copy: Bearer abcdefgh");
-  CHECK(
-      command_to_repeat("c", args, parsed.options).ends_with("'--header=X-Copy: ***************' --seed 77"));
-
-  args = {"--base-url", "http://x", "--seed", "5", "--only", "a b"};
-  parsed = parse_contract_command_line({"--base-url", "http://x", "--seed", "5"}, getenv);
-  CHECK(command_to_repeat("/opt/bin/c", args, parsed.options) ==
-        "/opt/bin/c --base-url http://x --seed 5 --only 'a b'");
 }

@@ -62,9 +62,11 @@ std::vector<std::vector<std::string>> documented_rules() {
 
 TEST_CASE("all_rules lists every rule once, in report order, with a source", "[rules]") {
   const auto& rules = all_rules();
-  REQUIRE(rules.size() == 32);
+  // As many as docs/contract-rules.md documents (the next test holds them to the same names and order): a
+  // new rule changes no count here.
+  REQUIRE(rules.size() == documented_rules().size());
+  REQUIRE(rules.size() > 1);
   CHECK(rules.front().name == "status_ok");
-  CHECK(rules.back().name == "host_origin");
   std::set<std::string_view> names;
   for (const auto& r : rules) {
     CHECK(names.insert(r.name).second);

@@ -1,29 +1,15 @@
 // Accept-Encoding as servers read it, and decoding what a server compressed: bounded, and every broken
 // stream named.
-#include <zlib.h>
-
 #include <catch2/catch.hpp>
 
+#include "compressed.hpp"
 #include "content_coding.hpp"
 
 namespace {
 
 using namespace entimg::contract::detail;
 using Catch::Matchers::Contains;
-
-std::string deflated(const std::string& text, int window_bits) {
-  z_stream zs{};
-  deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = static_cast<uInt>(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
+using entimg::contract::test::deflated;
 
 TEST_CASE("accepts_coding reads Accept-Encoding as RFC 9110 §12.5.3 says", "[coding]") {
   CHECK(accepts_coding("gzip", "gzip"));
