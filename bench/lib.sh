@@ -10,6 +10,16 @@ STARTED_PIDS=()
 log() { printf '%s\n' "$*" >&2; }
 die() { log "bench: $*"; exit 2; }
 
+# whole_number FLAG VALUE MIN [MAX]: dies saying what FLAG takes unless VALUE is a whole number from MIN to
+# MAX (no MAX: any from MIN up). At most 18 digits, so bash's arithmetic cannot wrap.
+whole_number() {
+  local flag=$1 value=$2 min=$3 max=${4:-}
+  local words="$min..$max"
+  [[ -z $max ]] && words=$([[ $min == 1 ]] && echo "a positive integer" || echo "a whole number, at least $min")
+  [[ $value =~ ^[0-9]{1,18}$ ]] && ((10#$value >= min)) && [[ -z $max || 10#$value -le $max ]] ||
+    die "$flag must be $words"
+}
+
 # Stops every process this script started: TERM, then KILL after 3 s.
 cleanup() {
   local pid

@@ -56,11 +56,6 @@ while (($#)); do
     *) usage >&2; exit 2 ;;
   esac
 done
-[[ $DURATION =~ ^[1-9][0-9]*$ && $DURATION -le 60 ]] || { echo "bench: --duration must be 1..60" >&2; exit 2; }
-[[ $ROUNDS =~ ^[1-9][0-9]*$ && $ROUNDS -le 20 ]] || { echo "bench: --rounds must be 1..20" >&2; exit 2; }
-[[ $PAGES =~ ^[1-9][0-9]*$ && $PAGES -le 20000 ]] || { echo "bench: --pages must be 1..20000" >&2; exit 2; }
-[[ $BIG_RECORDS =~ ^[1-9][0-9]*$ && $BIG_RECORDS -ge $PAGES ]] ||
-  { echo "bench: --big-records must be a whole number, at least --pages" >&2; exit 2; }
 
 NGINX_TEMPLATE="$here/nginx.conf.in"
 NGINX_WORKERS=1
@@ -70,6 +65,10 @@ BENCH_TMP=$(mktemp -d /tmp/entimg-pages-bench.XXXXXX)
 source "$here/lib.sh"
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+whole_number --duration "$DURATION" 1 60
+whole_number --rounds "$ROUNDS" 1 20
+whole_number --pages "$PAGES" 1 20000
+whole_number --big-records "$BIG_RECORDS" "$PAGES"
 
 for tool in wrk nginx curl python3 taskset cmp; do
   command -v "$tool" >/dev/null || die "$tool not found (ci/setup.sh installs it)"

@@ -48,9 +48,7 @@ while (($#)); do
     *) usage >&2; exit 2 ;;
   esac
 done
-[[ $DURATION =~ ^[1-9][0-9]*$ && $DURATION -le 60 ]] || { echo "bench: --duration must be 1..60" >&2; exit 2; }
 DEEP_QUERY="?offset=${DEEP_OFFSET:-$((BIG_RECORDS > 1000 ? BIG_RECORDS - 1000 : 0))}"
-[[ $ROUNDS =~ ^[1-9][0-9]*$ && $ROUNDS -le 20 ]] || { echo "bench: --rounds must be 1..20" >&2; exit 2; }
 
 NGINX_TEMPLATE="$here/nginx.conf.in"
 CLK_TCK=$(getconf CLK_TCK)
@@ -59,6 +57,8 @@ BENCH_TMP=$(mktemp -d /tmp/entimg-bench.XXXXXX)
 source "$here/lib.sh"
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+whole_number --duration "$DURATION" 1 60
+whole_number --rounds "$ROUNDS" 1 20
 
 for tool in wrk nginx curl python3; do command -v "$tool" >/dev/null || die "$tool not found (ci/setup.sh installs it)"; done
 [[ -x $MOCK ]] || die "no mock binary at $MOCK (cmake --preset release && cmake --build --preset release)"

@@ -44,16 +44,16 @@ while (($#)); do
     *) usage >&2; exit 2 ;;
   esac
 done
-[[ $RUN_SECONDS =~ ^[1-9][0-9]*$ && $RUN_SECONDS -le 30 ]] || { echo "bench: --seconds must be 1..30" >&2; exit 2; }
-[[ $ROUNDS =~ ^[1-9][0-9]*$ && $ROUNDS -le 20 ]] || { echo "bench: --rounds must be 1..20" >&2; exit 2; }
-[[ $AGREEMENT_SEEDS =~ ^[0-9]+$ && $AGREEMENT_SEEDS -le 1000 ]] || { echo "bench: --seeds must be 0..1000" >&2; exit 2; }
-[[ $MUTATIONS =~ ^[1-9][0-9]*$ && $MUTATIONS -le 10000000 ]] || { echo "bench: --mutations must be 1..10000000" >&2; exit 2; }
 
 BENCH_TMP=$(mktemp -d /tmp/entimg-validate-bench.XXXXXX)
 # shellcheck source=bench/lib.sh
 source "$here/lib.sh"  # log, die, cleanup (stops what we started, removes BENCH_TMP), start_mock, median, ratio
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+whole_number --seconds "$RUN_SECONDS" 1 30
+whole_number --rounds "$ROUNDS" 1 20
+whole_number --seeds "$AGREEMENT_SEEDS" 0 1000
+whole_number --mutations "$MUTATIONS" 1 10000000
 
 for tool in curl node flock; do command -v "$tool" >/dev/null || die "$tool not found (ci/setup.sh installs it)"; done
 [[ -x /usr/bin/python3 ]] || die "/usr/bin/python3 not found (ci/setup.sh installs it)"

@@ -43,16 +43,15 @@ while (($#)); do
     *) usage >&2; exit 2 ;;
   esac
 done
-[[ $ROUNDS =~ ^[1-9][0-9]*$ && $ROUNDS -le 50 ]] || { echo "bench: --rounds must be 1..50" >&2; exit 2; }
-[[ $RECORDS =~ ^[1-9][0-9]*$ ]] || { echo "bench: --records must be a positive integer" >&2; exit 2; }
-[[ $CONCURRENCY =~ ^[1-9][0-9]*$ && $CONCURRENCY -le 16 ]] ||
-  { echo "bench: --concurrency must be 1..16" >&2; exit 2; }
 
 BENCH_TMP=$(mktemp -d /tmp/entimg-walk-bench.XXXXXX)
 # shellcheck source=bench/lib.sh
 source "$here/lib.sh"  # log, die, cleanup, start_mock, median, ratio, verdict
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+whole_number --rounds "$ROUNDS" 1 50
+whole_number --records "$RECORDS" 1
+whole_number --concurrency "$CONCURRENCY" 1 16
 command -v curl >/dev/null || die "curl not found (ci/setup.sh installs it)"
 
 $BUILD && build_release entities-images-contract entities-images-mock entimg-walk-fetch-bench

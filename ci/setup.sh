@@ -17,13 +17,14 @@ packages=(
 )
 if ! $tools_only; then
   packages+=(
-    clang-format clang-14 libclang-rt-14-dev
+    clang-format clang-14 libclang-rt-14-dev universal-ctags
     python3 python3-django python3-djangorestframework python3-django-filters
     wrk nginx-light time libjpeg-turbo-progs chromium prometheus
     emscripten node-acorn
   )
   # emscripten (3.1.6, clang 14) builds the mock's core as WebAssembly for the npm package (the wasm preset);
   # its optimiser needs node-acorn, found through NODE_PATH=/usr/share/nodejs (set by the preset).
+  # universal-ctags: common.function_length finds where each C++ function ends (no function over 60 lines).
   # prometheus: the monitor's tests run their own server and promtool (where systemd runs, Debian's package
   # also starts its service on :9090; the tests never use it).
   # Node.js may already come from elsewhere (this image has NodeSource's, which bundles npm).

@@ -48,6 +48,44 @@ async function coreRequest(request) {
   return { method: request.method, target: url.pathname + url.search, authority: url.host, headers, body };
 }
 
+// The plan of a request already in the core's terms ({ method, target, authority, headers, body }):
+// wait delayMs (the front's way), then answer() or, when drop, dropped().
+async function planRaw(core, req) {
+  const started = performance.now();
+  const c = await core;
+  const admitted = c.admit(req);
+  return {
+    delayMs: admitted.response ? 0 : admitted.delayMs,
+    drop: !admitted.response && admitted.drop,
+    slowBodyBps: admitted.slowBodyBps,
+    dropped() {
+      c.finished(admitted.ticket, 0, 0, performance.now() - started);
+    },
+    /// { status, reason, contentType, headers, body }; `sent` body bytes go to the journal and log.
+    answer(sent) {
+      const answer = admitted.response ?? c.respond(admitted.ticket);
+      const bytes = sent ?? (req.method === "HEAD" || NO_BODY.has(answer.status) ? 0 : answer.body.length);
+      c.finished(admitted.ticket, answer.status, bytes, performance.now() - started);
+      return answer;
+    },
+  };
+}
+
+// The plan of a Fetch Request: as planRaw, with response() making the Fetch Response.
+async function plan(core, input, init) {
+  const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+  const req = await coreRequest(request);
+  const planned = await planRaw(core, req);
+  planned.response = () => {
+    const answer = planned.answer();
+    const noBody = req.method === "HEAD" || NO_BODY.has(answer.status);
+    const bps = planned.slowBodyBps;
+    const body = noBody ? null : bps > 0 && answer.body.length > 0 ? trickle(answer.body, bps) : answer.body;
+    return new Response(body, { status: answer.status, statusText: answer.reason, headers: answerHeaders(answer) });
+  };
+  return planned;
+}
+
 /// Creates a mock. Options are the CLI's (records, seed, dataset, user, cors, latency, failRate, failStatus,
 /// dropRate, slowBody, churn, gzip, admin, ...); a bad one throws here. `ready` resolves once the core runs.
 export function createMock(options = {}) {
@@ -56,53 +94,15 @@ export function createMock(options = {}) {
   const core = Core.create(optionsJson, onLog);
   core.catch(() => {});  // reported by `ready` and by every request
 
-  // The plan of a request already in the core's terms ({ method, target, authority, headers, body }):
-  // wait delayMs (the front's way), then answer() or, when drop, dropped().
-  async function planRaw(req) {
-    const started = performance.now();
-    const c = await core;
-    const admitted = c.admit(req);
-    return {
-      delayMs: admitted.response ? 0 : admitted.delayMs,
-      drop: !admitted.response && admitted.drop,
-      slowBodyBps: admitted.slowBodyBps,
-      dropped() {
-        c.finished(admitted.ticket, 0, 0, performance.now() - started);
-      },
-      /// { status, reason, contentType, headers, body }; `sent` body bytes go to the journal and log.
-      answer(sent) {
-        const answer = admitted.response ?? c.respond(admitted.ticket);
-        const bytes = sent ?? (req.method === "HEAD" || NO_BODY.has(answer.status) ? 0 : answer.body.length);
-        c.finished(admitted.ticket, answer.status, bytes, performance.now() - started);
-        return answer;
-      },
-    };
-  }
-
-  // The plan of a Fetch Request: as planRaw, with response() making the Fetch Response.
-  async function plan(input, init) {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    const req = await coreRequest(request);
-    const planned = await planRaw(req);
-    planned.response = () => {
-      const answer = planned.answer();
-      const noBody = req.method === "HEAD" || NO_BODY.has(answer.status);
-      const bps = planned.slowBodyBps;
-      const body = noBody ? null : bps > 0 && answer.body.length > 0 ? trickle(answer.body, bps) : answer.body;
-      return new Response(body, { status: answer.status, statusText: answer.reason, headers: answerHeaders(answer) });
-    };
-    return planned;
-  }
-
   const mock = {
     /// Resolves to the mock once its core is compiled and its collection made; rejects saying why not.
     ready: core.then(() => mock),
-    plan,
-    planRaw,
+    plan: (input, init) => plan(core, input, init),
+    planRaw: (req) => planRaw(core, req),
     /// Answers as the native mock answers the same request (status, headers, body bytes), after the
     /// latency the options or X-Mock-Latency ask for; a dropped request rejects as fetch does (TypeError).
     async fetch(input, init) {
-      const planned = await plan(input, init);
+      const planned = await plan(core, input, init);
       if (planned.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
       if (planned.drop) {
         planned.dropped();
