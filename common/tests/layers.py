@@ -97,11 +97,13 @@ class Part:
     """One part's picture, layers and link lines, and the checks both parts make of them."""
 
     def __init__(self, root, part, noun, marker):
+        """Reads the picture after `marker`; its problems start self.problems (self.order is None if unread)."""
         self.root, self.part, self.noun, self.marker = root, part, noun, marker
         self.prefix = f"entimg::{part}::"
         self.layers = self.order = None
         self.links = {}
         self.owner = {}
+        self.problems = self.read_picture()
 
     def target(self, layer):
         return f"entimg_{self.part}_{layer}"
@@ -123,6 +125,11 @@ class Part:
             return [f"{doc_path}: the picture after '{self.marker}' names no {self.noun}"]
         self.order = [name for name, _ in self.layers]  # top first
         return []
+
+    def check_folders(self, folders):
+        if sorted(self.order) != folders:
+            self.problems.append(f"the picture's {self.noun}s {sorted(self.order)} are not {self.part}/'s "
+                                 f"{self.noun} folders {folders}")
 
     def read_links(self, cmake_files):
         self.links = link_lines(cmake_files + [os.path.join(self.root, "common", "CMakeLists.txt")])
@@ -150,27 +157,27 @@ class Part:
             out |= self.usable(item, set())
         return out
 
-    def check_link_line(self, where, layer, below, problems):
+    def check_link_line(self, where, layer, below):
         """The layer's link line against the picture: the layer below alone, and its line's libraries."""
         entry = self.links.get(self.target(layer))
         if entry is None:
-            problems.append(f"{where}: no target_link_libraries({self.target(layer)} ...)")
+            self.problems.append(f"{where}: no target_link_libraries({self.target(layer)} ...)")
             return
         items = linked(entry)
         layers = sorted(self.layer_of(x) for x in items if self.layer_of(x) is not None)
         if layers != below:
-            problems.append(f"{where}: {layer} links the {self.noun}s {layers}; the picture puts "
-                            f"{below or 'none'} directly below it")
+            self.problems.append(f"{where}: {layer} links the {self.noun}s {layers}; the picture puts "
+                                 f"{below or 'none'} directly below it")
         others = [x for x in items if self.layer_of(x) is None]
         unknown = [x for x in others if x not in TARGET_NAMES]
         if unknown:
-            problems.append(f"{where}: {unknown} have no name in common/tests/layers.py's TARGET_NAMES: add them "
-                            f"there and to the picture")
+            self.problems.append(f"{where}: {unknown} have no name in common/tests/layers.py's TARGET_NAMES: "
+                                 f"add them there and to the picture")
         named = {TARGET_NAMES.get(x, x) for x in others}
         pictured = dict(self.layers)[layer]
         if named != pictured:
-            problems.append(f"{where}: {layer} links {sorted(named)}, its line in the picture says "
-                            f"{sorted(pictured)}")
+            self.problems.append(f"{where}: {layer} links {sorted(named)}, its line in the picture says "
+                                 f"{sorted(pictured)}")
 
     def read_owners(self, folders):
         """Which layer each header belongs to: face headers by their include path, the others by name."""
@@ -181,7 +188,27 @@ class Part:
                 self.owner.update({(f"entimg/{self.part}/{n}" if face else n): layer
                                    for n in names if n.endswith(".hpp")})
 
-    def check_file(self, path, layer, target, allowed, problems):
+    def check_files(self, layers, built, target_of, unbuilt_hint):
+        """Every source and header of the layers' folders: built by some target (else unbuilt_hint(layer,
+        folder) says where to add it), and its includes as the target target_of(layer, folder) may have them.
+        Returns how many files and includes it read."""
+        allowed = {}
+        files = includes = 0
+        for layer in layers:
+            for dirpath, _, names in os.walk(os.path.join(self.root, self.part, layer)):
+                target = target_of(layer, dirpath)
+                if target not in allowed:
+                    allowed[target] = self.allowed(target)
+                for name in sorted(n for n in names if n.endswith((".cpp", ".hpp"))):
+                    path = os.path.join(dirpath, name)
+                    files += 1
+                    if name.endswith(".cpp") and os.path.normpath(path) not in built:
+                        self.problems.append(f"{os.path.relpath(path, self.root)}: built by no target (add it to "
+                                             f"{unbuilt_hint(layer, dirpath)})")
+                    includes += self.check_file(path, layer, target, allowed[target])
+        return files, includes
+
+    def check_file(self, path, layer, target, allowed):
         """A file's includes: nothing of the other part, no header of a layer above, no third-party header
         its target cannot use. Returns how many includes it has."""
         shown = os.path.relpath(path, self.root)
@@ -191,12 +218,23 @@ class Part:
             home = self.owner.get(header)
             library = next((lib for prefix, lib in HEADER_LIBRARIES if header.startswith(prefix)), None)
             if header.startswith((f"entimg/{other}/", f"{other}/")):
-                problems.append(f"{shown}: includes {header}: {self.part}/ never includes {other}/")
+                self.problems.append(f"{shown}: includes {header}: {self.part}/ never includes {other}/")
             elif home is not None and self.order.index(home) < self.order.index(layer):
-                problems.append(f"{shown}: includes {header} of the {self.noun} {home}, above {layer}")
+                self.problems.append(f"{shown}: includes {header} of the {self.noun} {home}, above {layer}")
             elif library and library not in allowed:
-                problems.append(f"{shown}: includes {header} ({library}), which {target} does not link")
+                self.problems.append(f"{shown}: includes {header} ({library}), which {target} does not link")
         return len(includes)
+
+
+def checker(part, noun, marker, check_part):
+    """check(root) -> (problems, files read, includes read): reads the picture after `marker`, then, if there
+    is one, check_part(Part), which adds its problems to the Part's and returns how many files and includes
+    it read."""
+    def check(root):
+        layers = Part(root, part, noun, marker)
+        files, includes = (0, 0) if layers.order is None else check_part(layers)
+        return layers.problems, files, includes
+    return check
 
 
 def broken_copy(root, part, ignore, where, how, what, into):

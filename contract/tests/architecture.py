@@ -70,34 +70,17 @@ def built_sources(contract, cmake_files):
     return built
 
 
-def check_wing_files(part, wing, built, problems):
-    """Each file of the wing's folder, as its wing's target (its tests' files, as their program)."""
-    contract = os.path.join(part.root, "contract")
-    allowed_by = {t: part.allowed(t) for t in (part.target(wing), tests_target(wing))}
+def in_tests(contract, wing, folder):
+    """Whether a folder of the wing holds its tests, checked as their program's (the rest, as the wing's)."""
     tests_dir = os.path.join(contract, wing, "tests")
-    files = includes = 0
-    for dirpath, _, names in os.walk(os.path.join(contract, wing)):
-        in_tests = os.path.commonpath([dirpath, tests_dir]) == tests_dir
-        target = tests_target(wing) if in_tests else part.target(wing)
-        for name in sorted(n for n in names if n.endswith((".cpp", ".hpp"))):
-            path = os.path.join(dirpath, name)
-            files += 1
-            if name.endswith(".cpp") and os.path.normpath(path) not in built:
-                problems.append(f"{os.path.relpath(path, part.root)}: built by no target (add it to contract/"
-                                f"{wing}/{'tests/' if in_tests else ''}CMakeLists.txt)")
-            includes += part.check_file(path, wing, target, allowed_by[target], problems)
-    return files, includes
+    return os.path.commonpath([folder, tests_dir]) == tests_dir
 
 
-def check(root):
-    contract = os.path.join(root, "contract")
-    part = layers.Part(root, "contract", "wing", MARKER)
-    problems = part.read_picture()
-    if part.order is None:
-        return problems, 0, 0
+def check_wings(part):
+    contract = os.path.join(part.root, "contract")
+    problems = part.problems
     folders, subdirs = wing_folders(contract)
-    if sorted(part.order) != folders:
-        problems.append(f"the picture's wings {sorted(part.order)} are not contract/'s wing folders {folders}")
+    part.check_folders(folders)
     if subdirs != folders:
         problems.append(f"contract/CMakeLists.txt adds {subdirs}, the wing folders are {folders}")
 
@@ -108,18 +91,19 @@ def check(root):
     for i, wing in enumerate(part.order):
         below = part.order[i + 1] if i + 1 < len(part.order) else None
         if wing in folders:
-            part.check_link_line(f"contract/{wing}/CMakeLists.txt", wing, [below] if below in folders else [],
-                                 problems)
+            part.check_link_line(f"contract/{wing}/CMakeLists.txt", wing, [below] if below in folders else [])
     for wing in test_folders:
         check_tests_links(part, wing, folders, problems)
 
     part.read_owners(folders)
     built = built_sources(contract, cmake_files)
-    files = includes = 0
-    for wing in (w for w in folders if w in part.order):
-        counted = check_wing_files(part, wing, built, problems)
-        files, includes = files + counted[0], includes + counted[1]
-    return problems, files, includes
+    return part.check_files(
+        [w for w in folders if w in part.order], built,
+        lambda wing, folder: tests_target(wing) if in_tests(contract, wing, folder) else part.target(wing),
+        lambda wing, folder: f"contract/{wing}/{'tests/' if in_tests(contract, wing, folder) else ''}CMakeLists.txt")
+
+
+check = layers.checker("contract", "wing", MARKER, check_wings)
 
 
 BREAKS = [

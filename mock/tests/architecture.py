@@ -59,32 +59,22 @@ def check_lists(mock, order, problems):
     return built
 
 
-def check(root):
-    mock = os.path.join(root, "mock")
-    part = layers.Part(root, "mock", "layer", MARKER)
-    problems = part.read_picture()
-    if part.order is None:
-        return problems, 0, 0
+def check_layers(part):
+    mock = os.path.join(part.root, "mock")
     order = part.order  # top first
     folders = sorted(d for d in os.listdir(mock) if os.path.isdir(os.path.join(mock, d)) and d not in SKIPPED)
-    if sorted(order) != folders:
-        problems.append(f"the picture's layers {sorted(order)} are not mock/'s layer folders {folders}")
+    part.check_folders(folders)
     part.read_links([os.path.join(mock, "CMakeLists.txt")])
-    built = check_lists(mock, order, problems)
+    built = check_lists(mock, order, part.problems)
     for i, layer in enumerate(order):
-        part.check_link_line("mock/CMakeLists.txt", layer, order[i + 1:i + 2], problems)
+        part.check_link_line("mock/CMakeLists.txt", layer, order[i + 1:i + 2])
 
     part.read_owners(folders)
-    files = includes = 0
-    for layer in (x for x in order if x in folders):
-        allowed = part.allowed(part.target(layer))
-        for dirpath, _, names in os.walk(os.path.join(mock, layer)):
-            for path in sorted(os.path.join(dirpath, n) for n in names if n.endswith((".cpp", ".hpp"))):
-                files += 1
-                if path.endswith(".cpp") and os.path.normpath(path) not in built:
-                    problems.append(f"{os.path.relpath(path, root)}: built by no target (add it to its layer's list)")
-                includes += part.check_file(path, layer, part.target(layer), allowed, problems)
-    return problems, files, includes
+    return part.check_files([x for x in order if x in folders], built, lambda layer, folder: part.target(layer),
+                            lambda layer, folder: "its layer's list")
+
+
+check = layers.checker("mock", "layer", MARKER, check_layers)
 
 
 BREAKS = [
