@@ -114,8 +114,8 @@ class Part:
 
     def read_picture(self):
         """Reads the layers top to bottom, each with the set of names after its '|'; returns the problems."""
-        doc_path = os.path.join(self.root, "docs", "architecture.md")
-        doc = read(doc_path)
+        doc_path = "docs/architecture.md"
+        doc = read(os.path.join(self.root, doc_path))
         if self.marker not in doc:
             return [f"{doc_path}: no '{self.marker}' before the picture"]
         block = doc.split(self.marker, 1)[1].split("```", 2)[1]
