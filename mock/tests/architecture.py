@@ -14,95 +14,29 @@ and fails when they disagree:
     layer does not link (directly, or publicly through what it links).
 
 --self-test copies the tree, breaks it in each of those ways in turn and fails unless each break is found.
+What this shares with contract/tests/architecture.py is common/tests/layers.py.
 """
 
-import argparse
 import os
 import re
 import shutil
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "tests"))
+import layers  # noqa: E402
 
 MARKER = "<!-- mock layers: kept true by mock.architecture -->"
 SKIPPED = {"tests", "npm", "wasm"}  # mock/'s folders that are not layers
 
-# CMake targets as the picture names them; where our own libraries' link lines are.
-TARGET_NAMES = {
-    "entimg::common": "common",
-    "httplib::httplib": "cpp-httplib",
-    "ZLIB::ZLIB": "zlib",
-    "Threads::Threads": "Threads",
-    "nlohmann_json::nlohmann_json": "nlohmann_json",
-    "CLI11::CLI11": "CLI11",
-}
-OWN_LIBRARIES = {"entimg::common": "entimg_common"}
-# Third-party headers, by the start of their include path, and the library that brings them.
-HEADER_LIBRARIES = [("httplib.h", "cpp-httplib"), ("zlib.h", "zlib"), ("nlohmann/", "nlohmann_json"),
-                    ("CLI/", "CLI11"), ("pthread.h", "Threads")]
-
-INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
-LINK_LINE = re.compile(r"target_link_libraries\(\s*([\w:]+)\s+([^)]*)\)", re.S)
 LAYER_CALL = re.compile(r"^entimg_mock_layer\((\w+)([^)]*)\)", re.M)
 SOURCE_LIST = re.compile(r"set\(ENTIMG_MOCK_(\w+)_SOURCES\s+([^)]*)\)", re.S)
 CORE = re.compile(r"set\(ENTIMG_MOCK_CORE_LAYERS\s+([^)]*)\)")
-PICTURE_LINE = re.compile(r"^  (\w+)\s+.*?\|(.*)$")
 
 
-def text_of(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
-
-
-def cmake_text(path):
-    return re.sub(r"#[^\n]*", "", text_of(path))
-
-
-def layers_pictured(doc_path):
-    """The layers top to bottom, each with the set of names after its '|'."""
-    doc = text_of(doc_path)
-    if MARKER not in doc:
-        return None, f"{doc_path}: no '{MARKER}' before the picture"
-    block = doc.split(MARKER, 1)[1].split("```", 2)[1]
-    layers = [(m.group(1), set(m.group(2).split())) for m in map(PICTURE_LINE.match, block.splitlines()) if m]
-    return (layers, None) if layers else (None, f"{doc_path}: the picture after '{MARKER}' names no layer")
-
-
-def links_of(cmake_files):
-    """target -> {"PUBLIC"|"PRIVATE"|"INTERFACE": [items]}."""
-    links = {}
-    for path in cmake_files:
-        for target, body in LINK_LINE.findall(cmake_text(path)):
-            entry = links.setdefault(target, {"PUBLIC": [], "PRIVATE": [], "INTERFACE": []})
-            scope = "PRIVATE"
-            for word in body.split():
-                if word in entry:
-                    scope = word
-                else:
-                    entry[scope].append(word)
-    return links
-
-
-def brought(item, links, seen):
-    """What linking `item` lets a file include: its name, then what it links publicly, transitively."""
-    if item in seen:
-        return set()
-    seen.add(item)
-    if item.startswith("entimg::mock::"):
-        name = item.rsplit("::", 1)[1]
-        target = f"entimg_mock_{name}"
-    else:
-        name, target = TARGET_NAMES.get(item, item), OWN_LIBRARIES.get(item)
-    entry = links.get(target, {})
-    out = {name}
-    for public in entry.get("PUBLIC", []) + entry.get("INTERFACE", []):
-        out |= brought(public, links, seen)
-    return out
-
-
-def check_targets(mock, order, pictured, links, problems):
-    """The link lines against the picture; returns the files the lists build."""
-    lists = cmake_text(os.path.join(mock, "CMakeLists.txt"))
-    sources = cmake_text(os.path.join(mock, "sources.cmake"))
+def check_lists(mock, order, problems):
+    """The entimg_mock_layer calls and the core against the picture; returns the files the lists build."""
+    lists = layers.cmake_text(os.path.join(mock, "CMakeLists.txt"))
+    sources = layers.cmake_text(os.path.join(mock, "sources.cmake"))
     calls = LAYER_CALL.findall(lists)
     if [c for c, _ in calls] != order[::-1]:
         problems.append(f"mock/CMakeLists.txt makes the layers {[c for c, _ in calls]}, the picture bottom "
@@ -114,79 +48,33 @@ def check_targets(mock, order, pictured, links, problems):
                         f"layers, bottom first ({order[::-1]})")
     built = set()
     for name, body in SOURCE_LIST.findall(sources + lists):
+        built |= layers.built_paths(mock, body.split())
         for source in body.split():
-            built.add(os.path.normpath(os.path.join(mock, source)))
             if name != "CORE" and source.split("/", 1)[0] != name.lower():
                 problems.append(f"ENTIMG_MOCK_{name}_SOURCES lists {source}, a file of another folder")
     for _, extra in calls:
-        built |= {os.path.normpath(os.path.join(mock, s)) for s in extra.split()}
+        built |= layers.built_paths(mock, extra.split())
     for body in re.findall(r"add_executable\(\s*[\w-]+\s+([^)]*)\)", lists):
-        built |= {os.path.normpath(os.path.join(mock, s)) for s in body.split() if s.endswith(".cpp")}
-
-    for i, layer in enumerate(order):
-        entry = links.get(f"entimg_mock_{layer}")
-        if entry is None:
-            problems.append(f"mock/CMakeLists.txt: no target_link_libraries(entimg_mock_{layer} ...)")
-            continue
-        items = entry["PUBLIC"] + entry["PRIVATE"] + entry["INTERFACE"]
-        linked = sorted(x.rsplit("::", 1)[1] for x in items if x.startswith("entimg::mock::"))
-        below = order[i + 1:i + 2]
-        if linked != below:
-            problems.append(f"mock/CMakeLists.txt: {layer} links the layers {linked}; the picture puts "
-                            f"{below or 'none'} directly below it")
-        others = [x for x in items if not x.startswith("entimg::mock::")]
-        unknown = [x for x in others if x not in TARGET_NAMES]
-        if unknown:
-            problems.append(f"mock/CMakeLists.txt: {unknown} have no name in mock/tests/architecture.py's "
-                            f"TARGET_NAMES: add them there and to the picture")
-        named = {TARGET_NAMES.get(x, x) for x in others}
-        if named != pictured[layer]:
-            problems.append(f"mock/CMakeLists.txt: {layer} links {sorted(named)}, its line in the picture says "
-                            f"{sorted(pictured[layer])}")
+        built |= layers.built_paths(mock, body.split(), only_cpp=True)
     return built
 
 
-def check(root):
-    mock = os.path.join(root, "mock")
-    layers, problem = layers_pictured(os.path.join(root, "docs", "architecture.md"))
-    if layers is None:
-        return [problem], 0, 0
-    problems = []
-    order = [name for name, _ in layers]  # top first
+def check_layers(part):
+    mock = os.path.join(part.root, "mock")
+    order = part.order  # top first
     folders = sorted(d for d in os.listdir(mock) if os.path.isdir(os.path.join(mock, d)) and d not in SKIPPED)
-    if sorted(order) != folders:
-        problems.append(f"the picture's layers {sorted(order)} are not mock/'s layer folders {folders}")
-    links = links_of([os.path.join(mock, "CMakeLists.txt"), os.path.join(root, "common", "CMakeLists.txt")])
-    built = check_targets(mock, order, dict(layers), links, problems)
+    part.check_folders(folders)
+    part.read_links([os.path.join(mock, "CMakeLists.txt")])
+    built = check_lists(mock, order, part.problems)
+    for i, layer in enumerate(order):
+        part.check_link_line("mock/CMakeLists.txt", layer, order[i + 1:i + 2])
 
-    owner = {}  # a header's include path -> its layer
-    for layer in folders:
-        for dirpath, _, names in os.walk(os.path.join(mock, layer)):
-            face = dirpath.endswith(os.path.join("include", "entimg", "mock"))
-            owner.update({(f"entimg/mock/{n}" if face else n): layer for n in names if n.endswith(".hpp")})
-    files = includes = 0
-    for layer in (x for x in order if x in folders):
-        allowed = set()
-        for item in sum(links.get(f"entimg_mock_{layer}", {}).values(), []):
-            allowed |= brought(item, links, set())
-        for dirpath, _, names in os.walk(os.path.join(mock, layer)):
-            for path in sorted(os.path.join(dirpath, n) for n in names if n.endswith((".cpp", ".hpp"))):
-                shown = os.path.relpath(path, root)
-                files += 1
-                if path.endswith(".cpp") and os.path.normpath(path) not in built:
-                    problems.append(f"{shown}: built by no target (add it to its layer's list)")
-                for _, header in INCLUDE.findall(text_of(path)):
-                    includes += 1
-                    home = owner.get(header)
-                    library = next((lib for prefix, lib in HEADER_LIBRARIES if header.startswith(prefix)), None)
-                    if header.startswith(("entimg/contract/", "contract/")):
-                        problems.append(f"{shown}: includes {header}: mock/ never includes contract/")
-                    elif home is not None and order.index(home) < order.index(layer):
-                        problems.append(f"{shown}: includes {header} of the layer {home}, above {layer}")
-                    elif library and library not in allowed:
-                        problems.append(f"{shown}: includes {header} ({library}), which entimg_mock_{layer} "
-                                        f"does not link")
-    return problems, files, includes
+    part.read_owners(folders)
+    return part.check_files([x for x in order if x in folders], built, lambda layer, folder: part.target(layer),
+                            lambda layer, folder: "its layer's list")
+
+
+check = layers.checker("mock", "layer", MARKER, check_layers)
 
 
 BREAKS = [
@@ -215,64 +103,9 @@ BREAKS = [
 
 
 def broken_copy(root, where, how, what, into):
-    shutil.copytree(os.path.join(root, "mock"), os.path.join(into, "mock"),
-                    ignore=shutil.ignore_patterns(*SKIPPED))
-    shutil.copytree(os.path.join(root, "docs"), os.path.join(into, "docs"))
-    os.makedirs(os.path.join(into, "common"))
-    shutil.copy(os.path.join(root, "common", "CMakeLists.txt"), os.path.join(into, "common"))
-    if where is None:
-        return
-    path = os.path.join(into, where)
-    text = "" if how == "create" else text_of(path)
-    if how in ("append", "create"):
-        text += what
-    elif how == "replace":
-        assert what[0] in text, f"{where} no longer holds {what[0]!r}: update architecture.py's BREAKS"
-        text = text.replace(what[0], what[1], 1)
-    elif how == "swap":
-        lines = text.splitlines(keepends=True)
-        a, b = (next(i for i, line in enumerate(lines) if line.startswith(w)) for w in what)
-        lines[a], lines[b] = lines[b], lines[a]
-        text = "".join(lines)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
-def self_test(root):
-    failed = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for i, (label, where, how, what, expected) in enumerate([("the copy unbroken", None, None, None, None)]
-                                                                + BREAKS):
-            into = os.path.join(tmp, str(i))
-            broken_copy(root, where, how, what, into)
-            problems, _, _ = check(into)
-            found = [p for p in problems if expected and expected in p]
-            ok = found if where else not problems
-            shown = found[0] if found else "; ".join(problems) or "no problem"
-            print(f"{'ok  ' if ok else 'FAIL'} {label}{f' ({where})' if where else ''}: {shown}")
-            failed += not ok
-    return failed
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", required=True, help="the project's source folder")
-    parser.add_argument("--self-test", action="store_true", help="break copies of the tree; each must fail")
-    args = parser.parse_args()
-    if args.self_test:
-        failed = self_test(args.root)
-        print(f"{len(BREAKS) + 1 - failed} of {len(BREAKS) + 1} as expected")
-        return 1 if failed else 0
-    problems, files, includes = check(args.root)
-    for p in problems:
-        print("FAIL " + p)
-    if problems:
-        print(f"{len(problems)} disagreement(s) between docs/architecture.md, mock/CMakeLists.txt, "
-              f"mock/sources.cmake and the includes")
-        return 1
-    print(f"ok: {files} files, {includes} includes in the layers of docs/architecture.md, as their targets link")
-    return 0
+    layers.broken_copy(root, "mock", shutil.ignore_patterns(*SKIPPED), where, how, what, into)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(layers.main(__doc__.splitlines()[0], check, BREAKS, broken_copy,
+                         "mock/CMakeLists.txt, mock/sources.cmake", "layer"))
