@@ -76,7 +76,8 @@ void write_ctrf_report(std::ostream& out, const RunReport& report, const RunCont
                       {"requests", report.requests},
                       {"records_walked", report.records_seen},
                       {"command_line", context.command_line},
-                      {"error", report.fatal_error.empty() ? Json(nullptr) : Json(report.fatal_error)}};
+                      {"error", report.fatal_error.empty() ? Json(nullptr) : Json(report.fatal_error)},
+                      {"error_kind", detail::error_kind(report).empty() ? Json(nullptr) : Json(std::string(detail::error_kind(report)))}};
   // Broken servers send broken bytes; the report must still be valid JSON.
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }

@@ -70,6 +70,10 @@ std::string verdict_of(const RunReport& report) {
   return report.failed() > 0 ? "FAIL" : "PASS";
 }
 
+std::string_view error_kind(const RunReport& report) {
+  return report.fatal_error.empty() ? std::string_view() : to_string(report.fatal_failure);
+}
+
 std::string verdict_line(const RunReport& report) {
   if (!report.fatal_error.empty()) return "the deployment could not be checked";
   if (report.failed() == 0) return "every rule that ran passed";

@@ -32,6 +32,9 @@ std::string replay_command(std::string_view method, std::string_view url,
 
 /// "PASS", "FAIL" (a rule failed) or "ERROR" (the deployment could not be checked).
 std::string verdict_of(const RunReport& report);
+/// Why an ERROR run could not check, as a machine reads it: its failure's kind ("connect_refused", "tls",
+/// …; "none" when nothing was asked, a setup error); empty when the run checked.
+std::string_view error_kind(const RunReport& report);
 /// What the verdict means for this run: "every rule that ran passed", "2 rules failed", …
 std::string verdict_line(const RunReport& report);
 

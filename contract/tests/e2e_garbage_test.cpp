@@ -32,6 +32,7 @@ struct Outcome {
   contract::RunReport report;
   std::chrono::milliseconds elapsed{0};
   std::string console;
+  nlohmann::json json;  // the --json report
 };
 
 // A full run with short timeouts; every report format is written too, and the JSON one must parse.
@@ -47,7 +48,8 @@ Outcome run_against(const std::string& url, const std::function<void(contract::C
   out.console = broken::e2e::console(out.report);
   std::ostringstream json;
   contract::write_json_report(json, out.report, "2025-01-01T00:00:00Z");
-  CHECK_FALSE(nlohmann::json::parse(json.str(), nullptr, false).is_discarded());
+  out.json = nlohmann::json::parse(json.str(), nullptr, false);
+  CHECK_FALSE(out.json.is_discarded());
   CHECK(out.elapsed < kBounded);
   return out;
 }
@@ -58,6 +60,7 @@ void expect_fatal(const Outcome& out, std::string_view fragment) {
   INFO(out.console);
   CHECK_THAT(out.report.fatal_error, Contains(std::string(fragment)));
   CHECK(out.report.fatal_failure != contract::FailureKind::none);  // the kind comes with the text
+  CHECK(out.json.value("error_kind", "") == contract::to_string(out.report.fatal_failure));  // and reaches --json
   const std::set<std::string> failed = broken::e2e::failed_rules(out.report);
   CHECK((failed.empty() || failed == std::set<std::string>{"status_ok"}));
 }
@@ -68,6 +71,7 @@ void expect_failing(const Outcome& out, std::string_view rule, std::string_view 
                     const std::set<std::string>& also = {}) {
   INFO(out.console);
   CHECK(out.report.fatal_error.empty());
+  CHECK((out.json.contains("error_kind") && out.json["error_kind"].is_null()));
   const std::set<std::string> failed = broken::e2e::failed_rules(out.report);
   for (const std::string& r : also) {
     INFO("rule " << r);
