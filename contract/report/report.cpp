@@ -76,7 +76,9 @@ void write_json_report(std::ostream& out, const RunReport& report, std::string_v
   doc["walk_duration_ms"] = report.walk_duration.count();
   doc["error"] = report.fatal_error.empty() ? nlohmann::ordered_json(nullptr)
                                             : nlohmann::ordered_json(report.fatal_error);
-  doc["error_kind"] = detail::error_kind(report).empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(std::string(detail::error_kind(report)));
+  doc["error_kind"] = detail::error_kind(report).empty()
+                          ? nlohmann::ordered_json(nullptr)
+                          : nlohmann::ordered_json(std::string(detail::error_kind(report)));
   doc["summary"] = {{"passed", report.passed()},
                     {"failed", report.failed()},
                     {"skipped", report.rules.size() - report.passed() - report.failed()}};

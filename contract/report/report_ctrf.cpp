@@ -70,14 +70,16 @@ void write_ctrf_report(std::ostream& out, const RunReport& report, const RunCont
     tests.push_back(test_json(r, report.mode));
   results["environment"] = {{"reportName", "entities-images-contract " + detail::verdict_of(report)},
                             {"testEnvironment", report.base_url}};
-  results["extra"] = {{"base_url", report.base_url},
-                      {"mode", report.mode == Mode::Full ? "full" : "quick"},
-                      {"seed", report.seed},
-                      {"requests", report.requests},
-                      {"records_walked", report.records_seen},
-                      {"command_line", context.command_line},
-                      {"error", report.fatal_error.empty() ? Json(nullptr) : Json(report.fatal_error)},
-                      {"error_kind", detail::error_kind(report).empty() ? Json(nullptr) : Json(std::string(detail::error_kind(report)))}};
+  results["extra"] = {
+      {"base_url", report.base_url},
+      {"mode", report.mode == Mode::Full ? "full" : "quick"},
+      {"seed", report.seed},
+      {"requests", report.requests},
+      {"records_walked", report.records_seen},
+      {"command_line", context.command_line},
+      {"error", report.fatal_error.empty() ? Json(nullptr) : Json(report.fatal_error)},
+      {"error_kind",
+       detail::error_kind(report).empty() ? Json(nullptr) : Json(std::string(detail::error_kind(report)))}};
   // Broken servers send broken bytes; the report must still be valid JSON.
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }

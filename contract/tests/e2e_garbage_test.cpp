@@ -60,7 +60,8 @@ void expect_fatal(const Outcome& out, std::string_view fragment) {
   INFO(out.console);
   CHECK_THAT(out.report.fatal_error, Contains(std::string(fragment)));
   CHECK(out.report.fatal_failure != contract::FailureKind::none);  // the kind comes with the text
-  CHECK(out.json.value("error_kind", "") == contract::to_string(out.report.fatal_failure));  // and reaches --json
+  CHECK(out.json.value("error_kind", "") ==
+        contract::to_string(out.report.fatal_failure));  // and reaches --json
   const std::set<std::string> failed = broken::e2e::failed_rules(out.report);
   CHECK((failed.empty() || failed == std::set<std::string>{"status_ok"}));
 }
