@@ -70,6 +70,9 @@ struct Flag {
   /// Its createMock() option in the npm package ("maxDelay"), when the npm mock takes it: the package reads
   /// these rows from the WebAssembly core (mock/wasm/binding.cpp, mock_flags) and checks its options by them.
   std::string_view npm = {};
+  /// Why `npx entities-images-mock` refuses it (it says so and exits 2), for a flag the npm package has no
+  /// use for; empty when it takes it: an option (npm above) or a flag of the npx front (kNpxFront).
+  std::string_view npm_absent = {};
   std::string_view type_name = {};  ///< what --help shows after it: "N"
   std::string_view help;            ///< empty for --fail-status: kFaultStatuses says it
   std::string_view group;           ///< the --help section
@@ -87,6 +90,12 @@ struct Flag {
   std::string_view header = {};      ///< the X-Mock-* request header that asks for it one request at a time
   LogFormat log_format = LogFormat::text;  ///< what a `log` flag sets
 };
+
+/// The flags `npx entities-images-mock` reads itself (mock/npm/bin/entities-images-mock.js): Node's server
+/// where the native front's would be. Every other row is a createMock() option (npm) or says why npx
+/// refuses it (npm_absent); mock/tests/cli_test.cpp holds the table to that.
+inline constexpr std::array<std::string_view, 8> kNpxFront = {
+    "--host", "--port", "--max-body", "--quiet", "--log-json", "--config", "--version", "-h,--help"};
 
 inline constexpr std::string_view kServing = "Serving";
 inline constexpr std::string_view kLimits = "Limits (as nginx and gunicorn bound requests)";
@@ -154,6 +163,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .high = kMaxChurn,
      .header = "X-Mock-Time"},
     {.name = "--threads",
+     .npm_absent = "Node's event loop answers one request at a time",
      .type_name = "N",
      .help = "worker threads that compute answers; 0 is one per core plus two\n"
              "(idle connections, slow clients and delays hold none)",
@@ -174,6 +184,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .kind = FlagKind::user,
      .excludes = "--churn"},
     {.name = "--state",
+     .npm_absent = "uploads are kept in memory only (no --state directory)",
      .type_name = "DIR",
      .help = "keep uploaded records and files in DIR across restarts: each is on\n"
              "disk before its 201 (default: in memory, gone when the mock stops)",
@@ -194,6 +205,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a size in bytes",
      .shows_default = true},
     {.name = "--max-request-line",
+     .npm_absent = "Node's HTTP parser bounds requests itself",
      .type_name = "BYTES",
      .help = "answer a longer request line 414, as nginx does",
      .group = kLimits,
@@ -204,6 +216,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a size in bytes",
      .shows_default = true},
     {.name = "--max-header-line",
+     .npm_absent = "Node's HTTP parser bounds requests itself",
      .type_name = "BYTES",
      .help = "answer a longer header line 431, as gunicorn does",
      .group = kLimits,
@@ -214,6 +227,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a size in bytes",
      .shows_default = true},
     {.name = "--max-headers",
+     .npm_absent = "Node's HTTP parser bounds requests itself",
      .type_name = "N",
      .help = "answer a request with more header lines 431",
      .group = kLimits,
@@ -224,6 +238,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a whole number",
      .shows_default = true},
     {.name = "--max-head",
+     .npm_absent = "Node's HTTP parser bounds requests itself",
      .type_name = "BYTES",
      .help = "answer a longer request head (line and headers) 431",
      .group = kLimits,
@@ -234,6 +249,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a size in bytes",
      .shows_default = true},
     {.name = "--max-chunk-line",
+     .npm_absent = "Node's HTTP parser bounds requests itself",
      .type_name = "BYTES",
      .help = "answer a longer chunk-size line of a chunked body 400",
      .group = kLimits,
@@ -244,6 +260,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a size in bytes",
      .shows_default = true},
     {.name = "--head-timeout",
+     .npm_absent = "Node's server times requests itself",
      .type_name = "MS",
      .help = "answer 408 and close when a head is not whole this long after its\n"
              "first byte, or a body pauses as long; a connection that sends nothing\n"
@@ -256,6 +273,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "milliseconds",
      .shows_default = true},
     {.name = "--keep-alive-timeout",
+     .npm_absent = "Node's server times connections itself",
      .type_name = "MS",
      .help = "close a keep-alive connection idle this long",
      .group = kLimits,
@@ -266,6 +284,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "milliseconds",
      .shows_default = true},
     {.name = "--send-timeout",
+     .npm_absent = "Node's server times connections itself",
      .type_name = "MS",
      .help = "close a connection whose client takes no byte of its answer this long",
      .group = kLimits,
@@ -276,6 +295,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "milliseconds",
      .shows_default = true},
     {.name = "--max-connections",
+     .npm_absent = "Node's server takes connections itself",
      .type_name = "N",
      .help = "answer a connection beyond this many open ones 503 and close it\n"
              "(at most the open-file limit allows)",
@@ -287,6 +307,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a whole number",
      .shows_default = true},
     {.name = "--memo-bytes",
+     .npm_absent = "every answer is computed",
      .type_name = "BYTES",
      .help = "keep answers to GET/HEAD requests asked again (equal target and headers,\n"
              "unchanged data) up to this many bytes; 0 computes every answer",
@@ -386,6 +407,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .kind = FlagKind::flag,
      .field = at<&Options::admin>},
     {.name = "--admin-port",
+     .npm_absent = "the admin routes are served on the mock's own port (--admin)",
      .type_name = "N",
      .help = "serve the admin routes on this port instead (0 picks a free one);\nimplies --admin",
      .group = kBrowsers,

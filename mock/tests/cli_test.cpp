@@ -145,6 +145,20 @@ TEST_CASE("strict values and a generated help", "[cli]") {
                        Catch::Contains("--config FILE"));
 }
 
+// Each flag has one story in the npm package: a createMock() option, a flag npx's own front reads, or a
+// reason npx refuses it with (the package reads the first and the last from the table).
+TEST_CASE("every flag is an npm option, an npx front flag or says why npm has no use for it", "[cli]") {
+  std::set<std::string_view> front(detail::kNpxFront.begin(), detail::kNpxFront.end());
+  for (const detail::Flag& flag : detail::kFlags) {
+    INFO(flag.name);
+    const int stories = (flag.npm.empty() ? 0 : 1) + (flag.npm_absent.empty() ? 0 : 1) +
+                        (front.erase(flag.name) == 1 ? 1 : 0);
+    CHECK(stories == 1);
+  }
+  INFO("kNpxFront names flags the table does not declare");
+  CHECK(front.empty());
+}
+
 // The docs read the flags' table too: README's options table names each flag (docs/mock.md says more),
 // and no other; docs/mock.md names each X-Mock-* header and each key of PUT /__mock/faults.
 TEST_CASE("the docs name each flag of the table, and no other", "[cli]") {

@@ -205,10 +205,12 @@ constexpr std::array<std::string_view, 12> kKindNames{"whole", "share",   "statu
                                                       "user",  "churn",   "config", "help"};
 
 // The rows the npm mock takes, as JSON: what options.js checks createMock()'s options and the npx flags by
-// ("high" as digits: a seed's 2^64-1 is no JavaScript number).
+// ("high" as digits: a seed's 2^64-1 is no JavaScript number); and the flags npx refuses, with the reason.
 std::string flag_table() {
   nlohmann::json rows = nlohmann::json::array();
+  nlohmann::ordered_json native_only = nlohmann::ordered_json::object();  // in the table's order
   for (const detail::Flag& flag : detail::kFlags) {
+    if (!flag.npm_absent.empty()) native_only[std::string(flag.name)] = flag.npm_absent;
     if (flag.npm.empty()) continue;
     nlohmann::json row = {
         {"name", flag.npm},       {"flag", flag.name},
@@ -224,7 +226,7 @@ std::string flag_table() {
     }
     rows.push_back(std::move(row));
   }
-  return rows.dump();
+  return R"({"options":)" + rows.dump() + R"(,"nativeOnly":)" + native_only.dump() + "}";
 }
 
 Mock* find(int id) {
@@ -335,8 +337,9 @@ EMSCRIPTEN_KEEPALIVE void mock_finished(int id, std::uint32_t ticket, int status
   m->second->pending.erase(it);
 }
 
-/// "O" + the flag rows the npm mock takes, as a JSON array (name, flag, type, help, what, kind, low, high,
-/// default, choices): the package's options.js checks options by them (read once, when the package is built).
+/// "O" + the flag rows the npm mock takes, as a JSON object: "options", an array (name, flag, type, help,
+/// what, kind, low, high, default, choices), by which the package's options.js checks options; "nativeOnly",
+/// the flags npx refuses and why (read once, when the package is built).
 EMSCRIPTEN_KEEPALIVE const char* mock_flags() {
   try {
     return reply("O" + flag_table());

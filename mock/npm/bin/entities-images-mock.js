@@ -4,24 +4,12 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { answerHeaders, createMock, OPTIONS } from "../index.js";
+// Flags of the native mock this server has no use for, with the reason shown when one is given: rows of the
+// native mock's flag table (mock/django/flags.hpp, npm_absent).
+import { NATIVE_ONLY } from "../core/flags.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-// Flags of the native mock this server has no use for: their reason, shown when one is given.
-const NATIVE_ONLY = {
-  "--state": "uploads are kept in memory only (no --state directory)",
-  "--threads": "Node's event loop answers one request at a time",
-  "--admin-port": "the admin routes are served on the mock's own port (--admin)",
-  "--memo-bytes": "every answer is computed",
-  "--max-request-line": "Node's HTTP parser bounds requests itself",
-  "--max-header-line": "Node's HTTP parser bounds requests itself",
-  "--max-headers": "Node's HTTP parser bounds requests itself",
-  "--max-head": "Node's HTTP parser bounds requests itself",
-  "--max-chunk-line": "Node's HTTP parser bounds requests itself",
-  "--head-timeout": "Node's server times requests itself",
-  "--keep-alive-timeout": "Node's server times connections itself",
-  "--send-timeout": "Node's server times connections itself",
-  "--max-connections": "Node's server takes connections itself",
-};
+// The flags Node's server here reads itself (kNpxFront in mock/django/flags.hpp).
 const FRONT = [
   ["host", "--host", "ADDR", "address to listen on (default 127.0.0.1)"],
   ["port", "--port", "N", "port (default 8000; 0 picks a free one)"],

@@ -38,5 +38,10 @@ curl -sS -o "$tmp/picture" -w '%{content_type}' "$image" > "$tmp/type"
 curl -sS -o "$tmp/native.picture" "$real${image#"$wasm"}"
 cmp -s "$tmp/picture" "$tmp/native.picture"; check "its first picture ($(cat "$tmp/type")) is the native mock's" $?
 grep -q 'GET /edw/api/entities-images/?format=json&offset=24 200' "$tmp/npx.err"; check "the request log on stderr" $?
-echo "$((5 - failures)) passed, $failures failed"
+npx --no-install entities-images-mock --memo-bytes 0 > /dev/null 2> "$tmp/refused.err"
+[ $? = 2 ] && grep -q "option --memo-bytes is the native mock's only: every answer is computed" "$tmp/refused.err"
+check "a native-only flag is refused with the table's reason, exit 2" $?
+npx --no-install entities-images-mock --help > "$tmp/help.out"
+grep -q 'Not here (the native mock.s only): --threads, --state, ' "$tmp/help.out"; check "--help lists them" $?
+echo "$((7 - failures)) passed, $failures failed"
 [ "$failures" = 0 ]
