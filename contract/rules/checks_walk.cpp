@@ -287,7 +287,7 @@ std::span<const Rule> detail::walk_rules() {
 
 WalkChecker::WalkChecker(const CheckContext& context) : state_(context) {
   for (const Rule& rule : all_rules())
-    if (const auto* walk = std::get_if<WalkPages>(&rule.check)) {
+    if (const auto* walk = std::get_if<WalkPages>(&rule.check); walk != nullptr && context.runs(rule.name)) {
       if (walk->page) page_rules_.push_back(walk->page);
       if (walk->end) end_rules_.push_back(walk->end);
     }

@@ -39,53 +39,55 @@ std::vector<std::pair<std::string_view, Shape>> rows_of_shape() {
 void check_page(const CheckContext& context, const Page& page, Findings& findings, bool side_judges_origins) {
   static const auto rules = rows_of_shape<EveryPage>();
   for (const auto& row : rules)
-    if (!side_judges_origins || row.second.reads != Reads::link_origins)
+    if (context.runs(row.first) && (!side_judges_origins || row.second.reads != Reads::link_origins))
       row.second.check(context, page, findings);
 }
 
 void check_any_representation(const CheckContext& context, const Page& page, Findings& findings) {
   static const auto rules = rows_of_shape<EveryPage>();
   for (const auto& row : rules)
-    if (row.second.reads == Reads::any_representation) row.second.check(context, page, findings);
+    if (context.runs(row.first) && row.second.reads == Reads::any_representation)
+      row.second.check(context, page, findings);
 }
 
 void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
                          Findings& findings) {
   static const auto rules = rows_of_shape<AgainstFirstPage>();
   for (const auto& row : rules)
-    row.second.check(context, first, page, findings);
+    if (context.runs(row.first)) row.second.check(context, first, page, findings);
 }
 
 void check_planned(const CheckContext& context, PlanStep step, const Page& page, Findings& findings) {
   static const auto rules = rows_of_shape<PlannedPage>();
   for (const auto& row : rules)
-    if (row.second.step == step) row.second.check(context, page, findings);
+    if (context.runs(row.first) && row.second.step == step) row.second.check(context, page, findings);
 }
 
 void check_pair(const CheckContext& context, PlanStep step, const Page& a, const Page& b,
                 Findings& findings) {
   static const auto rules = rows_of_shape<PagePair>();
   for (const auto& row : rules)
-    if (row.second.step == step) row.second.check(context, a, b, findings);
+    if (context.runs(row.first) && row.second.step == step) row.second.check(context, a, b, findings);
 }
 
 void check_head(const CheckContext& context, const Page& get, const HttpExchange& head, Findings& findings) {
   static const auto rules = rows_of_shape<HeadExchange>();
   for (const auto& row : rules)
-    row.second.check(context, get, head, findings);
+    if (context.runs(row.first)) row.second.check(context, get, head, findings);
 }
 
 void check_options(const CheckContext& context, const HttpExchange& options, Findings& findings) {
   static const auto rules = rows_of_shape<OptionsExchange>();
   for (const auto& row : rules)
-    row.second.check(context, options, findings);
+    if (context.runs(row.first)) row.second.check(context, options, findings);
 }
 
 void check_side(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other,
                 Findings& findings) {
   static const auto rules = rows_of_shape<SideAnswer>();
   for (const auto& row : rules)
-    if (row.second.side == ask.side) row.second.check(sides, ask, answer, other, findings);
+    if (sides.context.runs(row.first) && row.second.side == ask.side)
+      row.second.check(sides, ask, answer, other, findings);
 }
 
 }  // namespace entimg::contract

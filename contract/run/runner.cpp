@@ -61,6 +61,12 @@ class Run {
     context_.order_key = options.order_key;
     context_.page_schema = &schemas.page;
     context_.record_schema = &schemas.record;
+    const auto listed = [](const std::vector<std::string>& names, std::string_view rule) {
+      return std::find(names.begin(), names.end(), rule) != names.end();
+    };
+    for (const Rule& rule : all_rules())
+      if ((!options.only.empty() && !listed(options.only, rule.name)) || listed(options.skip, rule.name))
+        context_.left_out.push_back(rule.name);
   }
 
   RunReport execute() {
@@ -287,11 +293,7 @@ void Run::fill_outcomes(RunReport& report) const {
   for (const Rule& rule : all_rules()) {
     RuleOutcome outcome;
     outcome.rule = &rule;
-    const std::string name(rule.name);
-    const auto listed = [&](const std::vector<std::string>& names) {
-      return std::find(names.begin(), names.end(), name) != names.end();
-    };
-    outcome.selected = (options_.only.empty() || listed(options_.only)) && !listed(options_.skip);
+    outcome.selected = context_.runs(rule.name);
     outcome.checked = findings_.checked(rule.name);
     // A fault repeated on every page of a long walk would make reports of hundreds of megabytes:
     // Findings keeps the first ones of each rule and counts the rest.

@@ -72,6 +72,38 @@ TEST_CASE("every broken variant lists known rules, its own among them, and says 
   }
 }
 
+// --only and --skip leave rules out of the run itself, not only out of the report: a rule left out is never
+// run (nothing checked, nothing found), so it costs nothing; the others run as before.
+TEST_CASE("a rule left out by --skip or --only is not run", "[e2e][broken]") {
+  broken::e2e::Deployment deployment(*broken::find_variant("record-missing-field"));
+  contract::Client client(broken::e2e::local_client(deployment.url()));
+  contract::RunOptions run;
+  run.mode = contract::Mode::Full;
+  run.seed = 42;
+  run.concurrency = GENERATE(as<std::size_t>{}, 1, 2);
+  const bool by_skip = GENERATE(true, false);
+  if (by_skip) {
+    run.skip = {"record_schema", "walk_no_duplicates"};
+  } else {
+    for (const contract::Rule& rule : contract::all_rules())
+      if (rule.name != "record_schema" && rule.name != "walk_no_duplicates") run.only.emplace_back(rule.name);
+  }
+  const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
+  INFO((by_skip ? "--skip" : "--only") << ", concurrency " << run.concurrency << "\n"
+                                       << broken::e2e::console(report));
+  for (const contract::RuleOutcome& outcome : report.rules) {
+    INFO("rule " << outcome.rule->name);
+    const bool left_out = outcome.rule->name == "record_schema" || outcome.rule->name == "walk_no_duplicates";
+    CHECK(outcome.selected == !left_out);
+    if (left_out) {
+      CHECK(outcome.checked == 0);
+      CHECK(outcome.failures_found == 0);
+    }
+  }
+  CHECK(broken::e2e::outcome_of(report, "file_layout")->checked > 0);
+  CHECK(report.failed() == 0);
+}
+
 TEST_CASE("status_ok: a 500 on one page", "[e2e][broken]") {
   expect_failures("server-error-on-one-page", "expected status 200, got status 500");
 }
