@@ -3,8 +3,9 @@
 # 200,000 records/s, schema validation included, and at least half the reference's records/s), next to a
 # reference measured in the same run: curl fetching the very same 300 pages over 2 connections with no
 # checks at all, i.e. what the mock and loopback alone allow. Each round also fetches the same pages through the
-# suite's own HTTP client with no rule (entimg-walk-fetch-bench), then with simdjson's parse, so the gap splits
-# into client, parse and rules. Rounds alternate them. Prints each round,
+# suite's own HTTP client with no rule (entimg-walk-fetch-bench), then with simdjson's parse, then the walk with
+# the rules that read every record left out (--skip), so the gap splits into client, parse, the page and walk
+# rules, and the record rules. Rounds alternate them. Prints each round,
 # the medians, the ratio walk/reference and PASS/MISS. Exit 0 also on a miss; 2 when the setup is broken
 # or the suite fails a rule. See docs/bench.md.
 set -euo pipefail
@@ -78,10 +79,15 @@ seconds_of() {
   CPU_TAKEN=$(awk -v a="$before" -v b="$after" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }')
 }
 
+# The rules that read every record of a page; the rest read the envelope, links, headers and the walk.
+RECORD_RULES=(record_schema image_matches_file file_layout mime_type_matches_extension link_origin
+  results_ascending walk_no_duplicates)
+# walk [SUITE-FLAGS...]: one full walk; its report in walk.txt.
 walk() {
   "$SUITE" --base-url "$BASE" --mode full --walk-limit "$LIMIT" --concurrency "$CONCURRENCY" --seed "$SEED" \
-    --no-progress >"$BENCH_TMP/walk.txt" 2>&1 || die "the suite did not pass against the mock: $(tail -n 5 "$BENCH_TMP/walk.txt")"
+    --no-progress "$@" >"$BENCH_TMP/walk.txt" 2>&1 || die "the suite did not pass against the mock: $(tail -n 5 "$BENCH_TMP/walk.txt")"
 }
+walked_rps() { grep -o '([0-9]* records/s)' "$BENCH_TMP/walk.txt" | tr -dc '0-9'; }
 fetch_only() {
   curl -sS --no-progress-meter --fail --parallel --parallel-max "$CONCURRENCY" --max-time 120 -K "$CONFIG" ||
     die "the reference fetch failed"
@@ -92,7 +98,7 @@ echo "bench: full walk of $RECORDS records (--walk-limit $LIMIT, --concurrency $
 echo "bench: the machine is shared and noisy: the reference shows what the mock and loopback allowed" \
   "at that moment"
 walk  # warm-up, untimed: page cache, allocator, the mock's first answers
-declare -a walk_rps fetch_rps rps_ratio client_rps parse_rps
+declare -a walk_rps fetch_rps rps_ratio client_rps parse_rps bare_rps
 # client_only MODE: the walk's pages through the suite's own HTTP client on --concurrency threads, no rule
 # (fetch), then with each body parsed by simdjson as the suite parses it (parse); sets CLIENT_RPS.
 client_only() {
@@ -105,7 +111,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   seconds_of walk
   mock_ticks1=$(cpu_ticks "$MOCK_PID")
   walk_seconds=$SECONDS_TAKEN walk_cpu=$CPU_TAKEN
-  reported=$(grep -o '([0-9]* records/s)' "$BENCH_TMP/walk.txt" | tr -dc '0-9')
+  reported=$(walked_rps)
   seconds_of fetch_only
   walk_rps+=("$reported")
   fetch_rps+=("$(awk -v n="$RECORDS" -v s="$SECONDS_TAKEN" 'BEGIN { printf "%.0f", n / s }')")
@@ -114,11 +120,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
   client_rps+=("$CLIENT_RPS")
   client_only parse
   parse_rps+=("$CLIENT_RPS")
+  walk "${RECORD_RULES[@]/#/--skip=}"
+  bare_rps+=("$(walked_rps)")
   printf 'round %d: walk %s records/s (whole run %.2f s, suite CPU %s s = %.1f us/record, mock CPU %.2f s);' \
     "$r" "${walk_rps[-1]}" "$walk_seconds" "$walk_cpu" "$(awk -v c="$walk_cpu" -v n="$RECORDS" 'BEGIN { print c / n * 1e6 }')" \
     "$(awk -v t=$((mock_ticks1 - mock_ticks0)) -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')"
-  printf ' reference %s records/s (%.2f s); ratio %s; suite client alone %s, with parse %s records/s\n' \
+  printf ' reference %s records/s (%.2f s); ratio %s; suite client alone %s, with parse %s, walk without the' \
     "${fetch_rps[-1]}" "$SECONDS_TAKEN" "${rps_ratio[-1]}" "${client_rps[-1]}" "${parse_rps[-1]}"
+  printf ' record rules %s records/s\n' "${bare_rps[-1]}"
 done
 
 walk_median=$(median "${walk_rps[@]}")
@@ -132,6 +141,10 @@ printf 'before any rule (no verdict): the suite'"'"'s HTTP client alone %.0f rec
   "$client_median" "$(ratio "$client_median" "$(median "${fetch_rps[@]}")")"
 printf ' with simdjson'"'"'s parse %.0f records/s = %s\n' "$parse_median" \
   "$(ratio "$parse_median" "$(median "${fetch_rps[@]}")")"
+bare_median=$(median "${bare_rps[@]}")
+printf 'the walk with the %d rules that read every record left out (--skip %s): %.0f records/s = %s\n' \
+  "${#RECORD_RULES[@]}" "$(IFS=,; echo "${RECORD_RULES[*]}")" "$bare_median" \
+  "$(ratio "$bare_median" "$(median "${fetch_rps[@]}")")"
 printf 'target: walk >= %d records/s: %s (median)\n' "$TARGET" "$(verdict "$walk_median" '>=' "$TARGET")"
 printf 'target: walk/reference >= %s: %s (median of the per-round ratios)\n' "$TARGET_RATIO" \
   "$(verdict "$(median "${rps_ratio[@]}")" '>=' "$TARGET_RATIO")"
