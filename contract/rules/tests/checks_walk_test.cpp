@@ -127,7 +127,8 @@ TEST_CASE("WalkChecker: a complete DRF walk passes every walk rule",
   for (const std::uint64_t count : {0ULL, 1ULL, 12ULL, 13ULL, 300ULL}) {
     INFO(count);
     Findings findings;
-    WalkChecker walker(context());
+    const CheckContext c = context();
+    WalkChecker walker(c);
     const auto pages = walk_pages(count);
     for (std::size_t i = 0; i < pages.size(); ++i) {
       walker.add(pages[i], findings);
@@ -144,7 +145,8 @@ TEST_CASE("WalkChecker: a complete DRF walk passes every walk rule",
 
 TEST_CASE("WalkChecker: a repeated id fails walk_no_duplicates", "[walk_no_duplicates]") {
   Findings findings;
-  WalkChecker walker(context());
+  const CheckContext c = context();
+  WalkChecker walker(c);
   const auto pages = walk_pages(36);
   walker.add(pages[0], findings);
   walker.add(pages[1], findings);
@@ -160,7 +162,8 @@ TEST_CASE("WalkChecker: a repeated id fails walk_no_duplicates", "[walk_no_dupli
 
 TEST_CASE("WalkChecker: a changing count fails count_stable", "[count_stable]") {
   Findings findings;
-  WalkChecker walker(context());
+  const CheckContext c = context();
+  WalkChecker walker(c);
   walker.add(drf_page(24, std::nullopt, std::nullopt), findings);
   json body = page_body(24, 12, 12);
   body["count"] = 25;
@@ -172,7 +175,8 @@ TEST_CASE("WalkChecker: a changing count fails count_stable", "[count_stable]") 
 
 TEST_CASE("WalkChecker: fewer records than count fail walk_count_matches", "[walk_count_matches]") {
   Findings findings;
-  WalkChecker walker(context());
+  const CheckContext c = context();
+  WalkChecker walker(c);
   const auto pages = walk_pages(36);
   walker.add(pages[0], findings);
   walker.add(pages[2], findings);  // a page skipped
@@ -184,7 +188,8 @@ TEST_CASE("WalkChecker: fewer records than count fail walk_count_matches", "[wal
 TEST_CASE("WalkChecker: a walk that never reaches next == null fails walk_reaches_end alone",
           "[walk_reaches_end]") {
   Findings findings;
-  WalkChecker walker(context());
+  const CheckContext c = context();
+  WalkChecker walker(c);
   const auto pages = walk_pages(36);
   walker.add(pages[0], findings);
   walker.finish(1, findings);
@@ -194,7 +199,8 @@ TEST_CASE("WalkChecker: a walk that never reaches next == null fails walk_reache
 
 TEST_CASE("WalkChecker: 300,000 ids in a scrambled order stay fast", "[walk_no_duplicates]") {
   Findings findings;
-  WalkChecker walker(context());
+  const CheckContext c = context();
+  WalkChecker walker(c);
   json body = page_body(300000, 0, 1000);
   for (int page = 299; page >= 0; --page) {  // pages walked backwards: ids descend across pages
     for (std::size_t i = 0; i < 1000; ++i)

@@ -79,6 +79,7 @@ struct CheckContext {
 /// A full walk so far, as WalkChecker keeps it for the walk rules (rules.hpp's WalkPages).
 struct WalkState {
   explicit WalkState(const CheckContext& c) : context(c) {}
+  explicit WalkState(CheckContext&&) = delete;  // it keeps a reference: a temporary would dangle
   const CheckContext& context;
   std::uint64_t pages = 0;                   ///< pages added, the one being judged included
   std::uint64_t records_seen = 0;            ///< records on those pages
@@ -117,6 +118,7 @@ struct SideAsk {
 /// What the sides of the quick plan have seen so far, for the rules that compare answers across requests.
 struct SideState {
   explicit SideState(const CheckContext& c) : context(c) {}
+  explicit SideState(CheckContext&&) = delete;  // it keeps a reference: a temporary would dangle
   const CheckContext& context;
   std::uint64_t collection_count = 0;  ///< the first page's count
   /// filter: the ids the unfiltered first page shows for each entity asked for, in its order
@@ -135,7 +137,9 @@ struct SideState {
 /// Judges the walk rules over a walk along `next`, fed page by page (constant memory but for the seen ids).
 class WalkChecker {
  public:
+  /// It keeps a reference to context, which must outlive it (a temporary cannot be given).
   explicit WalkChecker(const CheckContext& context);
+  explicit WalkChecker(CheckContext&&) = delete;
   /// Judges the page; false when the walk ends on it: next is null, or the page is empty yet its next
   /// is a link (walk_reaches_end reports that: against a server claiming a huge count it would go on).
   bool add(const Page& page, Findings& findings);
