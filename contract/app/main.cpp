@@ -140,6 +140,13 @@ int run_check_command(CliOptions& o, const char* program, const std::vector<std:
         }))
       return 2;
     if (!report.fatal_error.empty()) return 2;
+    if (report.checked_nothing()) {  // a gate that checked nothing must not pass
+      std::cerr << "entities-images-contract: error: " << kCheckedNothing << " (see the SKIP lines)\n";
+      if (in_github_actions())
+        std::cout << "::error title=entities-images-contract::" << workflow_command_data(kCheckedNothing)
+                  << "\n";
+      return 2;
+    }
     return report.failed() > 0 ? 1 : 0;
   } catch (const std::exception& e) {
     std::cerr << "entities-images-contract: error: " << e.what() << "\n";

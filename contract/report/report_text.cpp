@@ -66,7 +66,7 @@ std::string replay_command(std::string_view method, std::string_view url,
 }
 
 std::string verdict_of(const RunReport& report) {
-  if (!report.fatal_error.empty()) return "ERROR";
+  if (!report.fatal_error.empty() || report.checked_nothing()) return "ERROR";
   return report.failed() > 0 ? "FAIL" : "PASS";
 }
 
@@ -76,6 +76,7 @@ std::string_view error_kind(const RunReport& report) {
 
 std::string verdict_line(const RunReport& report) {
   if (!report.fatal_error.empty()) return "the deployment could not be checked";
+  if (report.checked_nothing()) return std::string(kCheckedNothing);
   if (report.failed() == 0) return "every rule that ran passed";
   return std::to_string(report.failed()) + (report.failed() == 1 ? " rule failed" : " rules failed");
 }

@@ -55,6 +55,18 @@ TEST_CASE("html report: the verdict comes first", "[report][html]") {
   RunReport fatal = report_with({});
   fatal.fatal_error = "cannot check http://api.example.org/: connection refused";
   CHECK(html_of(fatal).find("ERROR: the deployment could not be checked") != std::string::npos);
+
+  // Every rule left out or skipped: nothing passed, so the verdict is no PASS.
+  RunReport nothing = report_with({});
+  for (RuleOutcome& outcome : nothing.rules)
+    outcome.checked = 0;
+  nothing.rules.front().selected = false;
+  CHECK(nothing.checked_nothing());
+  CHECK(detail::verdict_of(nothing) == "ERROR");
+  CHECK(html_of(nothing).find("ERROR: " + std::string(kCheckedNothing)) != std::string::npos);
+  nothing.rules.back().checked = 1;  // one rule ran and passed
+  CHECK_FALSE(nothing.checked_nothing());
+  CHECK(detail::verdict_of(nothing) == "PASS");
 }
 
 TEST_CASE("html report: what a hostile server sent is text, never markup", "[report][html]") {

@@ -10,14 +10,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from servers import fail, run, serve  # noqa: E402
 
 
-def check(name, contract, url, extra):
+def check(name, contract, url, extra, expect_code=0, expect_error=""):
     code, out, err = run([contract, "--base-url", url, "--no-progress", "--seed", "1"] + extra)
     last = out.strip().splitlines()[-1] if out.strip() else ""
-    print("%s %s: exit %d, %s" % ("PASS" if code == 0 else "FAIL", name, code, last))
-    if code != 0:
+    ok = code == expect_code and expect_error in err
+    print("%s %s: exit %d, %s" % ("PASS" if ok else "FAIL", name, code, last))
+    if not ok:
         print(out)
         print(err)
-    return code == 0
+    return ok
 
 
 def main():
@@ -35,6 +36,9 @@ def main():
             results.append(check("mock quick", args.contract, url, []))
             results.append(check("mock full, 300000 records, --walk-limit 1000", args.contract, url,
                                  ["--mode", "full", "--walk-limit", "1000"]))
+            # A gate that checks nothing must not pass: walk rules alone in quick mode are all skipped.
+            results.append(check("mock quick, --only a walk rule: nothing checked, exit 2", args.contract, url,
+                                 ["--only", "walk_count_matches"], 2, "error: no rule was checked"))
     if args.only in (None, "drf"):
         with serve(["/usr/bin/python3", args.drf, "--dataset", args.dataset, "--port", "0"]) as url:
             results.append(check("DRF quick", args.contract, url, []))

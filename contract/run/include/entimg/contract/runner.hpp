@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "entimg/common/schema.hpp"
@@ -87,7 +88,14 @@ struct RunReport {
   std::size_t failed() const;
   /// Selected rules nothing exercised (e.g. a walk rule in quick mode, or after a fatal error).
   std::size_t not_run() const;
+  /// The deployment answered, yet no rule passed or failed: every rule left in was skipped (say, --only
+  /// naming walk rules in quick mode). Such a run cannot pass: its verdict is ERROR and its exit 2.
+  bool checked_nothing() const { return fatal_error.empty() && passed() == 0 && failed() == 0; }
 };
+
+/// What the verdict line and the error say of a run that checked nothing (RunReport::checked_nothing).
+inline constexpr std::string_view kCheckedNothing =
+    "no rule was checked: every rule left in was skipped, so the run cannot pass";
 
 struct Schemas {
   common::SchemaValidator page;
