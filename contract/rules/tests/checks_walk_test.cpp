@@ -1,7 +1,10 @@
 // Ordering within and across pages, refetching, and the walk along next.
 #include <catch2/catch.hpp>
 
+#include <unordered_set>
+
 #include "check_test_support.hpp"
+#include "entimg/common/prng.hpp"
 
 using namespace entimg::contract;
 using namespace entimg::contract::test;
@@ -235,4 +238,35 @@ TEST_CASE("Findings stay bounded whatever a server sends", "[findings][hostile]"
   Findings merged;
   merged.merge(findings);
   CHECK(merged.checked("next_link_offset") == 1000);
+}
+
+TEST_CASE("IdSet says what a hash set says on seeded random walks of rising, falling and repeated ids",
+          "[walk]") {
+  const std::uint64_t seed = GENERATE(as<std::uint64_t>(), 1, 2, 3, 4);
+  INFO("seed " << seed << " (contract_rules_tests \"IdSet says what a hash set says*\")");
+  entimg::common::Pcg32 rng(seed, 31);
+  IdSet ids;
+  std::unordered_set<std::int64_t> reference;
+  std::int64_t next = rng.between(-5, 5);
+  for (int i = 0; i < 20000; ++i) {
+    std::int64_t id = 0;
+    switch (rng.below(6)) {
+      case 0:  // a repeat or a dip below the highest, near it or anywhere seen so far
+        id = next - rng.between(0, 40);
+        break;
+      case 1:  // a jump down, far
+        id = rng.between(-1000, next);
+        break;
+      default:  // the usual: rising, sometimes by more than one
+        next += rng.between(1, 3);
+        id = next;
+    }
+    const bool added = ids.insert(id);
+    if (added != reference.insert(id).second)
+      FAIL("step " << i << ": id " << id << (added ? " added" : " refused"));
+  }
+  CHECK(ids.size() == reference.size());
+  // Whatever came in, every id is known now.
+  for (const std::int64_t id : reference)
+    REQUIRE_FALSE(ids.insert(id));
 }
