@@ -64,17 +64,28 @@ class PropertyTable {
   const std::string& name(std::size_t slot) const { return names_[slot]; }
 
  private:
-  // a == b without a call to memcmp: keys are short, and one of 8 to 16 bytes is two overlapping words.
+  // a == b without a call to memcmp: keys are short, so they are compared a word (or half a word) at a
+  // time, the last word overlapping the one before it.
   static bool same(std::string_view a, std::string_view b) {
     const std::size_t n = a.size();
     if (n != b.size()) return false;
-    if (n < 8 || n > 16) return a == b;
-    std::uint64_t a_head = 0, b_head = 0, a_tail = 0, b_tail = 0;
-    std::memcpy(&a_head, a.data(), 8);
-    std::memcpy(&b_head, b.data(), 8);
-    std::memcpy(&a_tail, a.data() + n - 8, 8);
-    std::memcpy(&b_tail, b.data() + n - 8, 8);
-    return a_head == b_head && a_tail == b_tail;
+    if (n >= 8) {
+      for (std::size_t at = 0; at + 8 < n; at += 8)
+        if (word<std::uint64_t>(a, at) != word<std::uint64_t>(b, at)) return false;
+      return word<std::uint64_t>(a, n - 8) == word<std::uint64_t>(b, n - 8);
+    }
+    if (n >= 4)
+      return word<std::uint32_t>(a, 0) == word<std::uint32_t>(b, 0) &&
+             word<std::uint32_t>(a, n - 4) == word<std::uint32_t>(b, n - 4);
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  template <typename Word>
+  static Word word(std::string_view text, std::size_t at) {
+    Word w;
+    std::memcpy(&w, text.data() + at, sizeof w);
+    return w;
   }
   // Length and three characters tell a record's 15 keys apart; collisions only cost a probe.
   static std::size_t hash(std::string_view key) {
@@ -414,8 +425,8 @@ struct NlohmannDom {
 struct SimdjsonDom {
   using Value = simdjson::dom::element;
   static constexpr bool kFindByName = false;
-  static const simdjson::dom::element* member(Value, std::string_view) { return nullptr; }
-  static Kind kind(Value v, IntegerModel model) {
+  static const simdjson::dom::element* member(const Value&, std::string_view) { return nullptr; }
+  static Kind kind(const Value& v, IntegerModel model) {
     switch (v.type()) {
       case simdjson::dom::element_type::NULL_VALUE:
         return kNull;
@@ -435,7 +446,7 @@ struct SimdjsonDom {
     }
     return Kind{0};
   }
-  static double number(Value v) {
+  static double number(const Value& v) {
     switch (v.type()) {
       case simdjson::dom::element_type::INT64:
         return static_cast<double>(v.get_int64().value_unsafe());
@@ -445,18 +456,19 @@ struct SimdjsonDom {
         return v.get_double().value_unsafe();
     }
   }
-  static std::string_view string(Value v) { return v.get_string().value_unsafe(); }
+  static std::string_view string(const Value& v) { return v.get_string().value_unsafe(); }
   static bool valid_utf8(std::string_view) { return true; }  // simdjson validated the whole text
-  static simdjson::dom::array items(Value v) { return v.get_array().value_unsafe(); }
-  static std::uint64_t size(Value v) {
+  static simdjson::dom::array items(const Value& v) { return v.get_array().value_unsafe(); }
+  static std::uint64_t size(const Value& v) {
     return v.type() == simdjson::dom::element_type::ARRAY ? count_of(v.get_array().value_unsafe())
                                                           : count_of(v.get_object().value_unsafe());
   }
   template <typename Fn>
-  static bool all_members(Value v, Fn&& fn) {
+  static bool all_members(const Value& v, Fn&& fn) {
     const simdjson::dom::object object = v.get_object().value_unsafe();
-    for (const auto field : object)
-      if (!fn(field.key, field.value)) return false;
+    // By the iterator: the pair a range-for makes was copied through the stack in a way that stalled.
+    for (auto field = object.begin(), end = object.end(); field != end; ++field)
+      if (!fn(field.key(), field.value())) return false;
     return true;
   }
 };
@@ -466,7 +478,7 @@ class Run {
  public:
   Run(const std::vector<Node>& nodes, IntegerModel model) : nodes_(nodes), model_(model) {}
 
-  bool accepts(std::int32_t index, typename Dom::Value v) const {
+  bool accepts(std::int32_t index, const typename Dom::Value& v) const {
     const Node& n = nodes_[static_cast<std::size_t>(index)];
     if (n.reject_all) return false;
     const Kind kind = Dom::kind(v, model_);
@@ -515,7 +527,7 @@ class Run {
     return !n.uri || is_uri(text);
   }
 
-  bool array_ok(const Node& n, typename Dom::Value v) const {
+  bool array_ok(const Node& n, const typename Dom::Value& v) const {
     const std::uint64_t size = Dom::size(v);
     if (size < n.min_items || size > n.max_items) return false;
     if (n.items < 0) return true;
@@ -525,17 +537,17 @@ class Run {
   }
 
   // accepts, with the type of a member that has nothing else to check tested here, without the call.
-  bool member_ok(std::int32_t index, typename Dom::Value v) const {
+  bool member_ok(std::int32_t index, const typename Dom::Value& v) const {
     const Node& n = nodes_[static_cast<std::size_t>(index)];
     return n.type_only ? (n.types & Dom::kind(v, model_)) != 0 : accepts(index, v);
   }
 
-  bool object_ok(const Node& n, typename Dom::Value v) const {
+  bool object_ok(const Node& n, const typename Dom::Value& v) const {
     if constexpr (Dom::kFindByName) {
       if (n.extra != Node::Extra::schema) return object_by_name(n, v);
     }
     std::uint64_t seen = 0, members = 0;
-    const bool each = Dom::all_members(v, [&](std::string_view key, typename Dom::Value member) {
+    const bool each = Dom::all_members(v, [&](std::string_view key, const typename Dom::Value& member) {
       ++members;
       const std::int32_t slot = n.properties.find(key);
       if (slot >= 0) {
@@ -560,7 +572,7 @@ class Run {
   // The same verdict from the declared names (names are unique in such an object): every member found is
   // checked, and any member beyond them is an additional one. All are looked up before any is checked, so
   // the look-ups wait for memory together.
-  bool object_by_name(const Node& n, typename Dom::Value v) const {
+  bool object_by_name(const Node& n, const typename Dom::Value& v) const {
     std::array<const Json*, kMostProperties> members{};
     for (std::size_t slot = 0; slot < n.properties.size(); ++slot)
       members[slot] = Dom::member(v, n.properties.name(slot));

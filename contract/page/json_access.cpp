@@ -11,16 +11,6 @@ std::optional<Json> body_object(const Page& page) {
   return *page.json;
 }
 
-std::optional<Json> member(Json obj, std::string_view key) {
-  if (obj.type() != element_type::OBJECT) return std::nullopt;
-  // parse_json_dom leaves no repeated key, so the first match is the only one.
-  // A copy: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle.
-  const simdjson::dom::object object = obj.get_object().value_unsafe();
-  for (const auto field : object)
-    if (field.key == key) return field.value;
-  return std::nullopt;
-}
-
 std::optional<JsonArray> results_array(const Page& page) {
   const auto body = body_object(page);
   if (!body) return std::nullopt;
@@ -35,17 +25,6 @@ std::optional<std::uint64_t> as_count(std::optional<Json> value) {
   if (value->type() == element_type::INT64 && value->get_int64().value_unsafe() >= 0)
     return static_cast<std::uint64_t>(value->get_int64().value_unsafe());
   return std::nullopt;
-}
-
-std::optional<std::int64_t> record_id(Json record) {
-  const auto id = member(record, "id");
-  if (!id || id->type() != element_type::INT64) return std::nullopt;  // UINT64: beyond int64
-  return id->get_int64().value_unsafe();
-}
-
-std::optional<std::string_view> as_string(std::optional<Json> value) {
-  if (!value || value->type() != element_type::STRING) return std::nullopt;
-  return value->get_string().value_unsafe();
 }
 
 Json last_item(JsonArray array) {

@@ -3,6 +3,7 @@
 // checks need, nullopt otherwise; JSON pointers for messages.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,16 +20,18 @@ using JsonArray = simdjson::dom::array;
 
 /// The body when the answer is a 200 JSON object; rules that read fields skip the page otherwise.
 std::optional<Json> body_object(const Page& page);
-/// Member `key` of an object, or nullopt (also when obj is not an object).
-std::optional<Json> member(Json obj, std::string_view key);
+/// Member `key` of an object, or nullopt (also when obj is not an object). Inline, as the next two: a call
+/// returned the value through memory in a way that stalled the caller's load of it (rules look up several
+/// members of every record).
+inline std::optional<Json> member(Json obj, std::string_view key);
 /// `results` of a 200 JSON object when it is an array.
 std::optional<JsonArray> results_array(const Page& page);
 /// A non-negative integer that fits 64 bits (count, offsets); nullopt for any other value.
 std::optional<std::uint64_t> as_count(std::optional<Json> value);
 /// The record's integer `id` when it fits 64 bits signed.
-std::optional<std::int64_t> record_id(Json record);
+inline std::optional<std::int64_t> record_id(Json record);
 /// The text of a string value; nullopt for any other value.
-std::optional<std::string_view> as_string(std::optional<Json> value);
+inline std::optional<std::string_view> as_string(std::optional<Json> value);
 /// The last item of a non-empty array.
 Json last_item(JsonArray array);
 /// Whether the value is an integer (of any sign and size simdjson keeps: int64 or uint64).
@@ -40,5 +43,35 @@ std::string integer_text(std::optional<Json> value);
 std::string pointer_token(std::string_view key);
 /// "/results/3/id": pointer to a field of a record (the key escaped as RFC 6901 wants).
 std::string record_pointer(std::size_t index, std::string_view key = {});
+
+// ---- the inline ones ----
+
+inline std::optional<Json> member(Json obj, std::string_view key) {
+  if (obj.type() != simdjson::dom::element_type::OBJECT) return std::nullopt;
+  // parse_json_dom leaves no repeated key, so the first match is the only one.
+  // A copy: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle.
+  const simdjson::dom::object object = obj.get_object().value_unsafe();
+  // By the iterator, not a range-for: the pair a range-for makes was copied through the stack in a way that
+  // stalled the load after it (a third of this function's time). The first byte before the rest: a
+  // record's keys of one size all differ there, so memcmp runs once, on the key looked for.
+  for (auto field = object.begin(), end = object.end(); field != end; ++field) {
+    if (field.key_length() != key.size()) continue;
+    const char* name = field.key_c_str();
+    if ((key.empty() || name[0] == key[0]) && std::memcmp(name, key.data(), key.size()) == 0)
+      return field.value();
+  }
+  return std::nullopt;
+}
+
+inline std::optional<std::int64_t> record_id(Json record) {
+  const auto id = member(record, "id");
+  if (!id || id->type() != simdjson::dom::element_type::INT64) return std::nullopt;  // UINT64: beyond int64
+  return id->get_int64().value_unsafe();
+}
+
+inline std::optional<std::string_view> as_string(std::optional<Json> value) {
+  if (!value || value->type() != simdjson::dom::element_type::STRING) return std::nullopt;
+  return value->get_string().value_unsafe();
+}
 
 }  // namespace entimg::contract::detail
