@@ -85,6 +85,7 @@ RunReport run_once(const ClientOptions& client_options, const Schemas& schemas,
 std::string summary_of(const RunReport& report) {
   if (!report.fatal_error.empty()) return "ERROR " + report.fatal_error;
   if (report.failed() > 0) return "FAIL (" + std::to_string(report.failed()) + " rules failed)";
+  if (report.checked_nothing()) return "ERROR " + std::string(kCheckedNothing);
   return "PASS";
 }
 

@@ -121,6 +121,17 @@ TEST_CASE("monitor metrics: runs, rules, count and its change, latency", "[monit
   CHECK(value_of(down, "entimg_contract_runs_total{result=\"error\"}") == 1);
   CHECK(value_of(down, "entimg_contract_last_run_failure{kind=\"connect_refused\"}") == 1);
   CHECK(down.find("entimg_contract_count ") == std::string::npos);  // no count seen: no count claimed
+
+  // Reached, but every rule left in skipped: no pass, as the check command's exit 2 says.
+  RunReport nothing = report_with(300, false);
+  for (RuleOutcome& outcome : nothing.rules)
+    outcome.checked = 0;
+  REQUIRE(nothing.checked_nothing());
+  state.record_run(nothing, context);
+  const std::string idle = state.metrics();
+  CHECK(value_of(idle, "entimg_contract_up{base_url=\"http://127.0.0.1:8000\"}") == 1);
+  CHECK(value_of(idle, "entimg_contract_runs_total{result=\"error\"}") == 2);
+  CHECK(value_of(idle, "entimg_contract_runs_total{result=\"pass\"}") == 1);
 }
 
 TEST_CASE("the option --interval: durations as Prometheus writes them", "[monitor][cli]") {
