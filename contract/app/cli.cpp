@@ -619,6 +619,9 @@ ParsedCli parse_contract_command_line(const std::vector<std::string_view>& args,
   } catch (const CLI::ParseError& e) {
     parsed.error = error_line(app, e);
   }
+  const CliOptions& o = parsed.options;
+  if (parsed.error.empty() && o.command == Command::check && !o.help && !o.list && !o.version)
+    parsed.error = nothing_to_check(o.run);  // before any request: the run could only end in exit 2
   return parsed;
 }
 

@@ -57,8 +57,8 @@ void MonitorState::record_run(const RunReport& report, const RunContext& context
   d.ran = true;
   d.up = report.fatal_error.empty();
   d.failure = report.fatal_failure;
-  // A run that checked nothing (every rule left in was skipped) is no pass, as the check command says:
-  // an error, though the deployment was reached (up stays 1).
+  // A run in which no rule passed or failed is no pass, as the check command says (exit 2): an error,
+  // though the deployment was reached (up stays 1).
   ++(!d.up || report.checked_nothing() ? d.runs_error : report.failed() > 0 ? d.runs_failed : d.runs_passed);
   d.base_url = report.base_url;
   d.started_seconds = static_cast<double>(context.started_ms) / 1000.0;
@@ -119,7 +119,7 @@ std::string MonitorState::metrics() const {
   detail::Exposition out;
   out.family(metric("runs_total"),
              "Runs of the quick checks, by result: pass, fail (a rule failed), error "
-             "(the deployment could not be checked, or every rule left in was skipped)",
+             "(the deployment could not be checked, or no rule was)",
              "counter");
   out.sample(metric("runs_total"), {{"result", "pass"}}, static_cast<double>(d.runs_passed));
   out.sample(metric("runs_total"), {{"result", "fail"}}, static_cast<double>(d.runs_failed));

@@ -4,6 +4,7 @@
 #include "entimg/contract/runner.hpp"
 
 #include <algorithm>
+#include <variant>
 
 #include "coverage.hpp"
 #include "entimg/common/prng.hpp"
@@ -61,12 +62,7 @@ class Run {
     context_.order_key = options.order_key;
     context_.page_schema = &schemas.page;
     context_.record_schema = &schemas.record;
-    const auto listed = [](const std::vector<std::string>& names, std::string_view rule) {
-      return std::find(names.begin(), names.end(), rule) != names.end();
-    };
-    for (const Rule& rule : all_rules())
-      if ((!options.only.empty() && !listed(options.only, rule.name)) || listed(options.skip, rule.name))
-        context_.left_out.push_back(rule.name);
+    context_.left_out = rules_left_out(options);
   }
 
   RunReport execute() {
@@ -324,6 +320,36 @@ std::size_t RunReport::failed() const {
 std::size_t RunReport::not_run() const {
   return static_cast<std::size_t>(
       std::count_if(rules.begin(), rules.end(), [](const auto& r) { return r.selected && r.checked == 0; }));
+}
+
+std::vector<std::string_view> rules_left_out(const RunOptions& options) {
+  const auto listed = [](const std::vector<std::string>& names, std::string_view rule) {
+    return std::find(names.begin(), names.end(), rule) != names.end();
+  };
+  std::vector<std::string_view> out;
+  for (const Rule& rule : all_rules())
+    if ((!options.only.empty() && !listed(options.only, rule.name)) || listed(options.skip, rule.name))
+      out.push_back(rule.name);
+  return out;
+}
+
+std::string nothing_to_check(const RunOptions& options) {
+  const auto left_out = rules_left_out(options);
+  std::string walk_rules;
+  bool quick_rule = false;
+  for (const Rule& rule : all_rules()) {
+    if (std::find(left_out.begin(), left_out.end(), rule.name) != left_out.end()) continue;
+    if (!std::holds_alternative<WalkPages>(rule.check)) {
+      quick_rule = true;
+    } else {
+      walk_rules += (walk_rules.empty() ? "" : ", ") + std::string(rule.name);
+    }
+  }
+  if (!quick_rule && walk_rules.empty()) return "--only and --skip leave no rule to check";
+  if (!quick_rule && options.mode == Mode::Quick)
+    return "--only and --skip leave only rules of the full walk (" + walk_rules +
+           "), which quick mode never checks: add --mode full, or name other rules";
+  return "";
 }
 
 Schemas Schemas::load() {

@@ -111,6 +111,12 @@ TEST_CASE("a bad command line gets one line saying what is wrong", "[cli]") {
        "option --base-url needs an absolute http:// or https:// URL, got 'ftp://x'"},
       {{"--base-url", "http://x", "--only", "next_link_offset,nosuchrule"},
        "option --only names unknown rule 'nosuchrule' (--list prints them)"},
+      // rules left in that no run of this mode could check: refused before any request
+      {{"--base-url", "http://x", "--only", "walk_count_matches,walk_no_duplicates"},
+       "--only and --skip leave only rules of the full walk (walk_no_duplicates, walk_count_matches), which "
+       "quick mode never checks: add --mode full, or name other rules"},
+      {{"--base-url", "http://x", "--only", "status_ok", "--skip", "status_ok"},
+       "--only and --skip leave no rule to check"},
       {{"--base-url", "http://x", "--timeout"}, "option --timeout needs a value"},
       {{"--base-url", "http://x", "--insecure=yes"}, "option --insecure takes no value"},
       {{"--help=yes"}, "option --help takes no value"},
@@ -129,6 +135,12 @@ TEST_CASE("a bad command line gets one line saying what is wrong", "[cli]") {
   };
   for (const auto& [args, message] : cases)
     CHECK(error_of(args) == message);
+}
+
+TEST_CASE("--only and --skip: a walk rule is refused only where no walk runs", "[cli]") {
+  CHECK(error_of({"--base-url", "http://x", "--mode", "full", "--only", "walk_count_matches"}).empty());
+  CHECK(error_of({"--base-url", "http://x", "--only", "walk_count_matches,status_ok"}).empty());
+  CHECK(error_of({"--base-url", "http://x", "--only", "walk_count_matches", "--list"}).empty());
 }
 
 TEST_CASE("stand-alone flags: --list, --version and --help", "[cli]") {

@@ -36,9 +36,15 @@ def main():
             results.append(check("mock quick", args.contract, url, []))
             results.append(check("mock full, 300000 records, --walk-limit 1000", args.contract, url,
                                  ["--mode", "full", "--walk-limit", "1000"]))
-            # A gate that checks nothing must not pass: walk rules alone in quick mode are all skipped.
-            results.append(check("mock quick, --only a walk rule: nothing checked, exit 2", args.contract, url,
-                                 ["--only", "walk_count_matches"], 2, "error: no rule was checked"))
+            # A gate that checks nothing must not pass. Walk rules alone in quick mode: refused before any
+            # request.
+            results.append(check("mock quick, --only a walk rule: refused, exit 2", args.contract, url,
+                                 ["--only", "walk_count_matches"], 2, "leave only rules of the full walk"))
+        with serve([args.mock, "--port", "0", "--records", "0"]) as url:
+            # A rule that an empty collection gives nothing to judge: found out by the run.
+            results.append(check("mock of 0 records, --only results_ascending: nothing checked, exit 2",
+                                 args.contract, url, ["--only", "results_ascending"], 2,
+                                 "error: no rule was checked"))
     if args.only in (None, "drf"):
         with serve(["/usr/bin/python3", args.drf, "--dataset", args.dataset, "--port", "0"]) as url:
             results.append(check("DRF quick", args.contract, url, []))

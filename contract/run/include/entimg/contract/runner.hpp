@@ -88,8 +88,9 @@ struct RunReport {
   std::size_t failed() const;
   /// Selected rules nothing exercised (e.g. a walk rule in quick mode, or after a fatal error).
   std::size_t not_run() const;
-  /// The deployment answered, yet no rule passed or failed: every rule left in was skipped (say, --only
-  /// naming walk rules in quick mode). Such a run cannot pass: its verdict is ERROR and its exit 2.
+  /// The deployment answered, yet no rule passed or failed: every rule left in found nothing to judge (say,
+  /// --only results_ascending on an empty collection; options that could check nothing whatever the answers
+  /// are refused before the run, nothing_to_check). Such a run cannot pass: its verdict is ERROR, exit 2.
   bool checked_nothing() const { return fatal_error.empty() && passed() == 0 && failed() == 0; }
 };
 
@@ -103,6 +104,14 @@ struct Schemas {
   /// The project's schema files (common::schema_dir()).
   static Schemas load();
 };
+
+/// The rules --only and --skip leave out of a run, in the table's order (names of all_rules()).
+std::vector<std::string_view> rules_left_out(const RunOptions& options);
+
+/// Why a run with these options could check nothing whatever the deployment answers, or "": --only and
+/// --skip leave no rule in, or (quick mode) only rules of the full walk. Said before any request; a run
+/// that checks nothing for another reason ends as RunReport::checked_nothing says.
+std::string nothing_to_check(const RunOptions& options);
 
 /// Runs the suite against client's base URL. Never throws for what the server does.
 RunReport run_contract(Client& client, const Schemas& schemas, const RunOptions& options);
