@@ -1,13 +1,29 @@
 #include "fetch_ahead.hpp"
 
 #include <algorithm>
+#include <system_error>
+
+#include "http_detail.hpp"
 
 namespace entimg::contract::detail {
 
 FetchAhead::FetchAhead(Fetch fetch, std::size_t threads, std::size_t window, std::uint64_t end)
     : fetch_(std::move(fetch)), window_(std::max<std::size_t>(window, 1)), end_(end) {
   for (std::size_t t = 0; t < std::max<std::size_t>(threads, 1); ++t)
-    workers_.emplace_back([this] { work(); });
+    workers_.emplace_back([this] {
+      // On a thread with a request's big stack, so the requests fetch() sends run right here instead of
+      // being handed to one (run_on_big_stack); on this thread when no such thread can be made.
+      bool ran = false;
+      try {
+        run_on_big_stack([this, &ran] {
+          ran = true;
+          work();
+        });
+      } catch (const std::system_error&) {
+        if (ran) throw;
+      }
+      if (!ran) work();
+    });
 }
 
 FetchAhead::~FetchAhead() {

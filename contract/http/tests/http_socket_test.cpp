@@ -3,13 +3,16 @@
 #include <fstream>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <thread>
 
 #include <httplib.h>
 
 #include <catch2/catch.hpp>
 
 #include "entimg/contract/http.hpp"
+#include "http_detail.hpp"
 #include "http_test_support.hpp"
 
 using namespace entimg::contract;
@@ -108,4 +111,22 @@ TEST_CASE("TLS to a plain-HTTP or silent port fails clearly and in bounded time"
     CHECK(ex.status == 0);
     CHECK_THAT(ex.error, Contains("timed out after 300 ms"));
   }
+}
+
+TEST_CASE("run_on_big_stack: a task already on a big stack runs a nested one right there", "[http]") {
+  std::thread::id outer, inner;
+  entimg::contract::detail::run_on_big_stack([&] {
+    outer = std::this_thread::get_id();
+    entimg::contract::detail::run_on_big_stack([&] { inner = std::this_thread::get_id(); });
+  });
+  CHECK(outer != std::this_thread::get_id());
+  CHECK(inner == outer);  // no hand-over to a second worker
+  // What the nested task throws reaches the first caller, and the worker stays usable.
+  CHECK_THROWS_WITH(entimg::contract::detail::run_on_big_stack([] {
+                      entimg::contract::detail::run_on_big_stack([] { throw std::runtime_error("nested"); });
+                    }),
+                    "nested");
+  bool ran = false;
+  entimg::contract::detail::run_on_big_stack([&] { ran = true; });
+  CHECK(ran);
 }

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "entimg/contract/http.hpp"
+#include "http_detail.hpp"
 #include "http_test_support.hpp"
 
 using namespace entimg::contract;
@@ -110,6 +111,16 @@ TEST_CASE("overlong status and header lines are an error or a cut, never a crash
   SECTION("a status line of 60,000 characters is refused") {
     RawServer server(burst("HTTP/1.1 200 " + std::string(60'000, 'a') + "\r\nContent-Length: 0\r\n\r\n"));
     check(server, "the status line from " + server.url() + "/ is over 8192 bytes");
+  }
+  SECTION("a status line of 60,000 characters, asked from a thread on a big stack already (as a walk's)") {
+    // The request then runs on that thread, not handed over: it needs its big stack all the same.
+    RawServer server(burst("HTTP/1.1 200 " + std::string(60'000, 'a') + "\r\nContent-Length: 0\r\n\r\n"));
+    HttpExchange ex;
+    entimg::contract::detail::run_on_big_stack(
+        [&] { ex = Client(options_for(server.url())).request("GET", "/"); });
+    CHECK(ex.status == 0);
+    CHECK(ex.failure == FailureKind::malformed_answer);
+    CHECK_THAT(ex.error, Contains("is over 8192 bytes"));
   }
   SECTION("a status line of 5,000,000 characters in one burst") {
     RawServer server(burst("HTTP/1.1 200 " + huge + "\r\nContent-Length: 0\r\n\r\n"));
