@@ -137,7 +137,7 @@ TEST_CASE("a bad command line gets one line saying what is wrong", "[cli]") {
     CHECK(error_of(args) == message);
 }
 
-TEST_CASE("--only and --skip: a walk rule is refused only where no walk runs", "[cli]") {
+TEST_CASE("a walk rule left in by --only is refused only where no walk runs", "[cli]") {
   CHECK(error_of({"--base-url", "http://x", "--mode", "full", "--only", "walk_count_matches"}).empty());
   CHECK(error_of({"--base-url", "http://x", "--only", "walk_count_matches,status_ok"}).empty());
   CHECK(error_of({"--base-url", "http://x", "--only", "walk_count_matches", "--list"}).empty());
