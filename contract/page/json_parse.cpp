@@ -42,8 +42,8 @@ std::optional<std::string_view> repeated_key(element value) {
   std::vector<std::string_view> many;
   std::uint64_t bits = 0;
   std::size_t n = 0;
-  for (auto field = object.begin(), end = object.end(); field != end;
-       ++field) {  // not a range-for: see member
+  // By the iterator, not a range-for: see member() in json_access.hpp.
+  for (auto field = object.begin(), end = object.end(); field != end; ++field) {
     const std::string_view key = field.key();
     if (n < kMasked) {
       // Size, first and last byte, weighed so that a record's 15 keys and the envelope's 4 each set a bit

@@ -334,11 +334,12 @@ std::vector<std::string_view> rules_left_out(const RunOptions& options) {
 }
 
 std::string nothing_to_check(const RunOptions& options) {
-  const auto left_out = rules_left_out(options);
+  CheckContext selection;
+  selection.left_out = rules_left_out(options);
   std::string walk_rules;
   bool quick_rule = false;
   for (const Rule& rule : all_rules()) {
-    if (std::find(left_out.begin(), left_out.end(), rule.name) != left_out.end()) continue;
+    if (!selection.runs(rule.name)) continue;
     if (!std::holds_alternative<WalkPages>(rule.check)) {
       quick_rule = true;
     } else {
