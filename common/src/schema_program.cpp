@@ -13,6 +13,7 @@
 #include "ecma_regex.hpp"
 #include "entimg/common/json_dom.hpp"
 #include "entimg/common/json_pointer.hpp"
+#include "known_patterns.hpp"
 #include "uri_format.hpp"
 
 namespace entimg::common::detail {
@@ -111,6 +112,7 @@ struct Node {
 
   std::uint64_t min_length = 0, max_length = kUnbounded;
   std::optional<EcmaRegex> pattern;
+  PatternMatcher known_pattern = nullptr;  // a hand-written matcher for it, when it is one of the schema's
   bool uri = false;
 
   std::int32_t items = -1;
@@ -285,6 +287,7 @@ class Compiler {
       if (!value.is_string() || !EcmaRegex::same_in_pcre2(value.get<std::string>()))
         return refuse(where + ": a pattern valijson runs on std::regex");
       node.pattern = EcmaRegex::compile(value.get<std::string>(), nullptr);
+      node.known_pattern = known_pattern(value.get<std::string>());
       return node.pattern.has_value() || refuse(where + ": a pattern PCRE2 refuses");
     }
     if (keyword == "format") {
@@ -519,12 +522,14 @@ class Run {
       const std::uint64_t length = code_points(text);
       if (length > n.max_length || length < n.min_length) return false;
     }
-    if (n.pattern) {
-      const auto outcome =
-          Dom::valid_utf8(text) ? n.pattern->search_valid_utf8(text) : n.pattern->search(text);
-      if (outcome != EcmaRegex::Outcome::match) return false;
-    }
+    if (n.pattern && !pattern_ok(n, text)) return false;
     return !n.uri || is_uri(text);
+  }
+
+  static bool pattern_ok(const Node& n, std::string_view text) {
+    if (!Dom::valid_utf8(text)) return n.pattern->search(text) == EcmaRegex::Outcome::match;
+    if (n.known_pattern != nullptr) return n.known_pattern(text);
+    return n.pattern->search_valid_utf8(text) == EcmaRegex::Outcome::match;
   }
 
   bool array_ok(const Node& n, const typename Dom::Value& v) const {

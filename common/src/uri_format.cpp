@@ -4,6 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "entimg/common/ascii.hpp"
 
 // RFC 3986 Appendix A, read as a one-pass check. The path decides most of it: every character of an
@@ -65,6 +69,32 @@ constexpr std::array<std::uint8_t, 256> kClasses = [] {
 
 unsigned class_of(char c) {
   return kClasses[static_cast<unsigned char>(c)];
+}
+
+// How many characters from `at` on are path characters but '%' (the class kPath), checked 16 at a time where
+// SSE2 is there: an image URL is a hundred of them, and a byte-by-byte loop was a third of the record's
+// format check. Stops at the first other character, or within 16 of the end, for the loop to go on byte by
+// byte.
+std::size_t plain_path_run(std::string_view text, std::size_t at) {
+  std::size_t i = at;
+#if defined(__SSE2__)
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    // Signed compares: bytes from 0x80 on are negative and fall in no range.
+    const auto range = [&v](char lo, char hi) {
+      return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(static_cast<char>(lo - 1))),
+                           _mm_cmplt_epi8(v, _mm_set1_epi8(static_cast<char>(hi + 1))));
+    };
+    const auto is = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+    // &'()*+,-./0-9:;  @A-Z  a-z  ! $ = _ ~
+    __m128i ok = _mm_or_si128(_mm_or_si128(range('&', ';'), range('@', 'Z')), range('a', 'z'));
+    ok = _mm_or_si128(ok, _mm_or_si128(_mm_or_si128(is('!'), is('$')), _mm_or_si128(is('='), is('_'))));
+    ok = _mm_or_si128(ok, is('~'));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(ok));
+    if (mask != 0xFFFFU) return i - at + static_cast<std::size_t>(__builtin_ctz(~mask));
+  }
+#endif
+  return i - at;
 }
 
 // Every character in one of the classes of `allowed`, or a '%' with two hex digits.
@@ -197,6 +227,8 @@ bool is_uri(std::string_view text) {
   std::size_t tail = 0;
   bool path_chars = true;
   for (; tail < rest.size(); ++tail) {
+    tail += plain_path_run(rest, tail);
+    if (tail == rest.size()) break;
     const char c = rest[tail];
     if ((class_of(c) & kPath) != 0) continue;
     if (c == '?' || c == '#') break;
