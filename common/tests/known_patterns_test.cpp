@@ -33,10 +33,13 @@ std::string hex(Pcg32& rng, std::size_t n, std::string_view digits = "0123456789
 }
 
 // django-filer's folders: "ab/cd/abcdxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx/".
+// Now and then the folders are other lowercase hex digits than the uuid's first four (the backreferences).
 std::string shards(Pcg32& rng) {
   const std::string uuid =
       hex(rng, 8) + "-" + hex(rng, 4) + "-" + hex(rng, 4) + "-" + hex(rng, 4) + "-" + hex(rng, 12);
-  return uuid.substr(0, 2) + "/" + uuid.substr(2, 2) + "/" + uuid + "/";
+  std::string folders = uuid.substr(0, 2) + "/" + uuid.substr(2, 2) + "/";
+  if (rng.chance(10)) folders[rng.chance(50) ? rng.below(2) : 3 + rng.below(2)] = hex(rng, 1)[0];
+  return folders + uuid + "/";
 }
 
 // Mostly one of `usual`, now and then one of `odd`: each part of a value breaks it only sometimes, so both
@@ -62,7 +65,9 @@ std::string image(Pcg32& rng) {
          either(rng, {"", ":8000", ":1", ":65535"}, {":123456", ":", ":x", "::80"}) +
          either(rng, {"", "/static", "/a/b", "//", "/%41", "/:@!$&'()*+,;=", "/media/filer_public"},
                 {"/a b", "/\xc3\xbc", "/x%2", "x", "/%g0"}) +
-         "/media/filer_public/" + shards(rng) + name(rng);
+         // a whole earlier media part: the match is decided by the last one
+         (rng.chance(15) ? "/media/filer_public/" + shards(rng) + "x" : "") + "/media/filer_public/" +
+         shards(rng) + name(rng);
 }
 
 std::string file(Pcg32& rng) {
@@ -135,6 +140,8 @@ bool valid_utf8(std::string_view text) {
 
 }  // namespace
 
+// A guard for speed, not for verdicts: a pattern edited in the schema is still judged right (by PCRE2), but
+// this fails until its matcher is written again or dropped.
 TEST_CASE("every pattern of the record schema has its hand-written matcher", "[known_patterns]") {
   for (const char* property : {"image", "file", "mime_type"}) {
     INFO(property);

@@ -561,8 +561,6 @@ TEST_CASE("the project's own patterns all run on PCRE2 (the fast path the bench 
   CHECK(patterns >= 3);
 }
 
-// The answers of ajv-formats' "uri" (ajv 8's reference for draft-07 formats), taken from it once; the
-// agreement test (common.schema_agreement) asks ajv itself on random URLs.
 // is_uri reads a path 16 bytes at a time where it can (SSE2): every byte value, at every place of such a
 // block and past it, gets the answer of the byte-by-byte reading.
 TEST_CASE("format uri judges every byte alike in a long path and a short one", "[schema]") {
@@ -580,8 +578,22 @@ TEST_CASE("format uri judges every byte alike in a long path and a short one", "
       REQUIRE(is_uri(uri) == expected);
     }
   }
+  // A percent escape inside a block, across the end of one, and at the very end: the scan goes on after it.
+  for (std::size_t at = 0; at + 3 <= 40; ++at) {
+    std::string uri = "http://h/" + std::string(40, 'x');
+    uri.replace(9 + at, 3, "%4A");
+    INFO("%4A at " << at);
+    REQUIRE(is_uri(uri));
+    uri[9 + at + 2] = 'g';  // "%4g": not an escape
+    REQUIRE_FALSE(is_uri(uri));
+    uri[9 + at + 2] = 'A';
+    uri.back() = ' ';  // a space at the end, after the escape
+    REQUIRE_FALSE(is_uri(uri));
+  }
 }
 
+// The answers of ajv-formats' "uri" (ajv 8's reference for draft-07 formats), taken from it once; the
+// agreement test (common.schema_agreement) asks ajv itself on random URLs.
 TEST_CASE("format uri answers as ajv-formats does", "[schema]") {
   using entimg::common::detail::is_uri;
   for (const char* uri : {"http://example.org/",
