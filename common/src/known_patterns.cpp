@@ -6,9 +6,7 @@
 
 #include "entimg/common/ascii.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "sse_bytes.hpp"
 
 namespace entimg::common::detail {
 namespace {
@@ -78,11 +76,7 @@ constexpr std::size_t kShards = kShardForm.size();
 bool shard_block(const char* text, const char* form) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text));
   const __m128i f = _mm_loadu_si128(reinterpret_cast<const __m128i*>(form));
-  const auto range = [&v](char lo, char hi) {
-    return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(static_cast<char>(lo - 1))),
-                         _mm_cmplt_epi8(v, _mm_set1_epi8(static_cast<char>(hi + 1))));
-  };
-  const __m128i hex = _mm_or_si128(range('0', '9'), range('a', 'f'));
+  const __m128i hex = _mm_or_si128(bytes_in_range(v, '0', '9'), bytes_in_range(v, 'a', 'f'));
   const __m128i need_hex = _mm_cmpeq_epi8(f, _mm_set1_epi8('h'));
   const __m128i ok =
       _mm_or_si128(_mm_and_si128(need_hex, hex), _mm_andnot_si128(need_hex, _mm_cmpeq_epi8(v, f)));

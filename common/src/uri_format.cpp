@@ -4,11 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "entimg/common/ascii.hpp"
+#include "sse_bytes.hpp"
 
 // RFC 3986 Appendix A, read as a one-pass check. The path decides most of it: every character of an
 // authority but the brackets of an IP literal is also a path character, and ajv-formats lets "scheme://"
@@ -80,11 +77,7 @@ std::size_t plain_path_run([[maybe_unused]] std::string_view text, std::size_t a
 #if defined(__SSE2__)
   for (; i + 16 <= text.size(); i += 16) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
-    // Signed compares: bytes from 0x80 on are negative and fall in no range.
-    const auto range = [&v](char lo, char hi) {
-      return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(static_cast<char>(lo - 1))),
-                           _mm_cmplt_epi8(v, _mm_set1_epi8(static_cast<char>(hi + 1))));
-    };
+    const auto range = [&v](char lo, char hi) { return bytes_in_range(v, lo, hi); };
     const auto is = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
     // &'()*+,-./0-9:;  @A-Z  a-z  ! $ = _ ~
     __m128i ok = _mm_or_si128(_mm_or_si128(range('&', ';'), range('@', 'Z')), range('a', 'z'));
