@@ -19,6 +19,12 @@ std::optional<JsonArray> results_array(const Page& page) {
   return results->get_array().value_unsafe();
 }
 
+std::optional<std::span<const RecordMembers>> result_records(const Page& page) {
+  const auto results = results_array(page);
+  if (!results) return std::nullopt;
+  return std::span<const RecordMembers>(page.json_records);
+}
+
 std::optional<std::uint64_t> as_count(std::optional<Json> value) {
   if (!value) return std::nullopt;
   if (value->type() == element_type::UINT64) return value->get_uint64().value_unsafe();

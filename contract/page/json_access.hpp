@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -26,11 +27,22 @@ std::optional<Json> body_object(const Page& page);
 inline std::optional<Json> member(Json obj, std::string_view key);
 /// `results` of a 200 JSON object when it is an array.
 std::optional<JsonArray> results_array(const Page& page);
+/// The items of results_array(page) with the members the record rules read (Page::json_records), under
+/// the same conditions; a rule that reads every record goes through these instead of member().
+std::optional<std::span<const RecordMembers>> result_records(const Page& page);
 /// A non-negative integer that fits 64 bits (count, offsets); nullopt for any other value.
 std::optional<std::uint64_t> as_count(std::optional<Json> value);
 /// The record's integer `id` when it fits 64 bits signed.
 inline std::optional<std::int64_t> record_id(Json record);
+/// record_id of the record, from its members.
+inline std::optional<std::int64_t> record_id(const RecordMembers& record);
 /// The text of a string value; nullopt for any other value.
+inline std::optional<std::int64_t> record_id(const RecordMembers& record) {
+  const auto& id = record.id;
+  if (!id || id->type() != simdjson::dom::element_type::INT64) return std::nullopt;
+  return id->get_int64().value_unsafe();
+}
+
 inline std::optional<std::string_view> as_string(std::optional<Json> value);
 /// The last item of a non-empty array.
 Json last_item(JsonArray array);

@@ -15,22 +15,14 @@ using Json = nlohmann::json;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-// The first key an object in value repeats, or nullopt. Of an object's first 32 keys, each sets one bit of
-// a 64-bit mask by a hash of its size and ends, and only a key whose bit is already set is compared with
-// the keys before it (a record's 15 keys share none; comparing every pair cost a tenth of the walk).
-// Larger objects are sorted.
-std::optional<std::string_view> repeated_key(element value) {
-  if (value.type() == element_type::ARRAY) {
-    const simdjson::dom::array items = value.get_array().value_unsafe();
-    for (const element item : items) {
-      const auto type = item.type();
-      if (type != element_type::ARRAY && type != element_type::OBJECT) continue;
-      if (const auto key = repeated_key(item)) return key;
-    }
-    return std::nullopt;
-  }
-  if (value.type() != element_type::OBJECT) return std::nullopt;
-  const simdjson::dom::object object = value.get_object().value_unsafe();
+std::optional<std::string_view> repeated_key(element value);
+
+// The first key `object` repeats, or the first that a member's value repeats, as repeated_key says. Of the
+// first 32 keys, each sets one bit of a 64-bit mask by a hash of its size and ends, and only a key whose bit
+// is already set is compared with the keys before it (a record's 15 keys share none; comparing every pair
+// cost a tenth of the walk). Larger objects are sorted. `inner(key, member)` looks into each member.
+template <typename Inner>
+std::optional<std::string_view> object_repeated_key(simdjson::dom::object object, Inner&& inner) {
   constexpr std::size_t kMasked = 32;
   // Not string_views: their constructor would zero all 32 for every object (a fifth of this function's time).
   struct Key {
@@ -65,15 +57,131 @@ std::optional<std::string_view> repeated_key(element value) {
       many.push_back(key);
     }
     ++n;
-    const element member = field.value();
-    const auto type = member.type();
-    if (type != element_type::ARRAY && type != element_type::OBJECT) continue;
-    if (const auto inner = repeated_key(member)) return inner;
+    if (const auto found = inner(key, field.value())) return found;
   }
   if (many.empty()) return std::nullopt;
   std::sort(many.begin(), many.end());
   const auto at = std::adjacent_find(many.begin(), many.end());
   return at == many.end() ? std::nullopt : std::optional(*at);
+}
+
+bool holds_members(element value) {
+  const auto type = value.type();
+  return type == element_type::ARRAY || type == element_type::OBJECT;
+}
+
+// The first key an object in value repeats, in the order of the text, or nullopt.
+std::optional<std::string_view> repeated_key(element value) {
+  if (value.type() == element_type::ARRAY) {
+    const simdjson::dom::array items = value.get_array().value_unsafe();
+    for (const element item : items) {
+      if (!holds_members(item)) continue;
+      if (const auto key = repeated_key(item)) return key;
+    }
+    return std::nullopt;
+  }
+  if (value.type() != element_type::OBJECT) return std::nullopt;
+  return object_repeated_key(value.get_object().value_unsafe(),
+                             [](std::string_view, element member) -> std::optional<std::string_view> {
+                               if (!holds_members(member)) return std::nullopt;
+                               return repeated_key(member);
+                             });
+}
+
+// A record's 15 keys (spec §2.1), one bit each; -1 for any other key. Only a shortcut: a record with
+// another key is scanned as any object is.
+enum RecordKey : int { kId, kImage, kFile, kMimeType, kOther };
+int record_key_bit(std::string_view key) {
+  const char* k = key.data();
+  const auto is = [k](const char* name, std::size_t size) { return std::memcmp(k, name, size) == 0; };
+  switch (key.size()) {
+    case 2:
+      return is("id", 2) ? kId : -1;
+    case 3:
+      return is("alt", 3) ? kOther : is("key", 3) ? kOther + 1 : -1;
+    case 4:
+      return is("file", 4) ? kFile : is("name", 4) ? kOther + 2 : -1;
+    case 5:
+      return is("image", 5) ? kImage : is("order", 5) ? kOther + 3 : -1;
+    case 6:
+      return is("author", 6) ? kOther + 4 : is("entity", 6) ? kOther + 5 : -1;
+    case 9:
+      return is("mime_type", 9) ? kMimeType : is("file_size", 9) ? kOther + 6 : -1;
+    case 11:
+      return is("description", 11) ? kOther + 7 : -1;
+    case 15:
+      return is("default_caption", 15) ? kOther + 8 : -1;
+    case 16:
+      return is("subject_location", 16) ? kOther + 9 : -1;
+    case 17:
+      return is("original_filename", 17) ? kOther + 10 : -1;
+    default:
+      return -1;
+  }
+}
+
+// Where the member of a record key's bit goes; nullptr for the keys no rule reads.
+std::optional<element>* member_for(RecordMembers& out, int bit) {
+  switch (bit) {
+    case kId:
+      return &out.id;
+    case kImage:
+      return &out.image;
+    case kFile:
+      return &out.file;
+    case kMimeType:
+      return &out.mime_type;
+    default:
+      return nullptr;
+  }
+}
+
+// One item of results: its members the rules read, and what repeated_key(item) says, in one pass over its
+// keys when they are all a record's (each known key a bit; a key seen twice is the repeat).
+std::optional<std::string_view> scan_record(element item, RecordMembers& out) {
+  out.record = item;
+  if (item.type() != element_type::OBJECT) return holds_members(item) ? repeated_key(item) : std::nullopt;
+  const simdjson::dom::object object = item.get_object().value_unsafe();
+  std::uint32_t seen = 0;
+  for (auto field = object.begin(), end = object.end(); field != end; ++field) {
+    const std::string_view key = field.key();
+    const int bit = record_key_bit(key);
+    if (bit < 0) {  // a key of its own: as any object, its members looked up one by one
+      out.id = out.image = out.file = out.mime_type = std::nullopt;
+      for (auto each = object.begin(); each != end; ++each)
+        if (auto* slot = member_for(out, record_key_bit(each.key())))
+          *slot = each.value();  // the only one: a body with a repeated key is read again without it
+      return repeated_key(item);
+    }
+    const std::uint32_t mask = std::uint32_t{1} << bit;
+    if ((seen & mask) != 0) return key;
+    seen |= mask;
+    const element member = field.value();
+    if (auto* slot = member_for(out, bit)) *slot = member;
+    if (holds_members(member))
+      if (const auto inner = repeated_key(member)) return inner;
+  }
+  return std::nullopt;
+}
+
+// What repeated_key(root) says, and, when root is an object whose `results` is an array, its items with
+// their members (records).
+std::optional<std::string_view> scan_body(element root, std::vector<RecordMembers>& records) {
+  records.clear();
+  if (root.type() != element_type::OBJECT) return repeated_key(root);
+  bool results_seen = false;
+  return object_repeated_key(
+      root.get_object().value_unsafe(),
+      [&](std::string_view key, element member) -> std::optional<std::string_view> {
+        if (key != "results" || results_seen || member.type() != element_type::ARRAY)
+          return holds_members(member) ? repeated_key(member) : std::nullopt;
+        results_seen = true;  // a second `results` is a repeated key, found before its value is read
+        const simdjson::dom::array items = member.get_array().value_unsafe();
+        records.reserve(count_of(items));
+        for (const element item : items)
+          if (const auto found = scan_record(item, records.emplace_back())) return found;
+        return std::nullopt;
+      });
 }
 
 // A parser keeps its working buffers between documents; one per thread, as the walk parses on several. It
@@ -197,7 +305,7 @@ ParsedJson parse_json_dom(const std::string& text) {
   }
   std::string repeated;
   if (error == simdjson::SUCCESS) {
-    const auto key = repeated_key(out.root);
+    const auto key = scan_body(out.root, out.records);
     if (!key) return out;
     repeated = std::string(*key);  // copied: the next parse reuses the document it points into
   }
@@ -206,8 +314,9 @@ ParsedJson parse_json_dom(const std::string& text) {
                              std::to_string(kMaxNumberChars) + " are read)");
   // nlohmann's reading, written back as JSON both agree on (throws when the text is not JSON at all).
   const std::string normal = Json::parse(text).dump();
-  if (parse_into(thread_parser_one_deeper(), normal, out) != simdjson::SUCCESS)
-    throw std::runtime_error("simdjson refused nlohmann's own output");
+  if (parse_into(thread_parser_one_deeper(), normal, out) != simdjson::SUCCESS ||
+      scan_body(out.root, out.records))
+    throw std::runtime_error("simdjson refused nlohmann's own output, or found a key repeated in it");
   out.repeated_key = std::move(repeated);
   return out;
 }

@@ -7,11 +7,13 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <simdjson.h>
 #include <nlohmann/json.hpp>
 
 #include "entimg/common/json_dom.hpp"
+#include "entimg/contract/observation.hpp"
 
 namespace entimg::contract::detail {
 
@@ -20,6 +22,8 @@ struct ParsedJson {
   std::shared_ptr<const simdjson::dom::document> document;
   simdjson::dom::element root;
   std::string repeated_key;  ///< a key an object of the text held twice (the last value was kept), or ""
+  /// The items of the root object's `results` array with the members the rules read (Page::json_records).
+  std::vector<RecordMembers> records;
 };
 
 /// Deepest nesting a body may have: a page is three levels deep, and the conversion to nlohmann, its

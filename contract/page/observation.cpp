@@ -54,6 +54,7 @@ void parse_body(Page& page) {
   page.json_document.reset();
   page.json_error.clear();
   page.json_repeated_key.clear();
+  page.json_records.clear();
   const std::string& body = page.exchange.body;
   if (page.exchange.body_truncated) {
     page.json_error = "the body was cut at " + std::to_string(body.size()) + " bytes (over the size limit)";
@@ -69,6 +70,7 @@ void parse_body(Page& page) {
     page.json = parsed.root;
     page.json_document = std::move(parsed.document);
     page.json_repeated_key = std::move(parsed.repeated_key);
+    page.json_records = std::move(parsed.records);
   } catch (const detail::TooDeep&) {
     page.json_error =
         "the body nests arrays/objects deeper than " + std::to_string(detail::kMaxJsonDepth) + " levels";

@@ -235,7 +235,7 @@ std::string origin_problem(std::string_view url, const std::string& own) {
 
 // link_origin over the records' images: one failure per wrong origin and page, since a proxy rewriting
 // every image would otherwise flood the report.
-void image_origins(const Page& page, const std::string& own, const detail::JsonArray& results,
+void image_origins(const Page& page, const std::string& own, std::span<const RecordMembers> results,
                    Findings& findings) {
   struct Wrong {
     std::size_t records = 0;
@@ -246,9 +246,9 @@ void image_origins(const Page& page, const std::string& own, const detail::JsonA
   std::map<std::string, Wrong> wrong;
   std::uint64_t passed = 0;
   std::size_t i = 0;
-  for (const Json record : results) {
+  for (const RecordMembers& record : results) {
     const std::size_t index = i++;
-    const auto image = detail::as_string(detail::member(record, "image"));
+    const auto image = detail::as_string(record.image);
     if (!image) continue;
     const std::string got = origin_problem(*image, own);
     if (got.empty()) {
@@ -258,7 +258,7 @@ void image_origins(const Page& page, const std::string& own, const detail::JsonA
     auto& w = wrong[got];
     if (w.records++ == 0) {
       w.first = index;
-      w.record = record;
+      w.record = record.record;
       w.image = *image;
     }
   }
@@ -268,8 +268,7 @@ void image_origins(const Page& page, const std::string& own, const detail::JsonA
     if (++reported > detail::kFailuresPerPage) break;
     findings.fail({"link_origin",
                    "expected image URLs on " + own + ", got " + got + " in " + std::to_string(w.records) +
-                       " of " + std::to_string(detail::count_of(results)) +
-                       " records (first: " + quote(w.image) + ")",
+                       " of " + std::to_string(results.size()) + " records (first: " + quote(w.image) + ")",
                    page.exchange.url, detail::record_pointer(w.first, "image"), detail::record_id(w.record)});
   }
 }
@@ -292,7 +291,7 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
                      page.exchange.url, std::string("/") + key, std::nullopt});
     }
   }
-  if (const auto results = detail::results_array(page)) image_origins(page, own, *results, findings);
+  if (const auto results = detail::result_records(page)) image_origins(page, own, *results, findings);
 }
 
 constexpr Rule kRules[] = {

@@ -250,17 +250,17 @@ void record_schema(const CheckContext& context, const Page& page, Findings& find
 /// "file equals the part of image that follows the media prefix" (spec §2.1; reference §4: Django's
 /// filepath_to_uri may percent-encode it, so the paths are compared decoded).
 void image_matches_file(const CheckContext& context, const Page& page, Findings& findings) {
-  const auto results = detail::results_array(page);
+  const auto results = detail::result_records(page);
   if (!results) return;
   const std::string_view prefix = path_prefix(context);
   const auto own_origin = detail::normalised_origin(context.origin);
   detail::FailureBudget budget(findings, "image_matches_file", page.exchange.url);
   std::string decoded;
   std::size_t i = 0;
-  for (const Json record : *results) {
+  for (const RecordMembers& record : *results) {
     const std::size_t index = i++;
-    const auto image = detail::as_string(detail::member(record, "image"));
-    const auto file = detail::as_string(detail::member(record, "file"));
+    const auto image = detail::as_string(record.image);
+    const auto file = detail::as_string(record.file);
     if (!image || !file) continue;
     const std::string_view image_url = *image;
     const std::string_view stored = *file;
@@ -298,14 +298,14 @@ void image_matches_file(const CheckContext& context, const Page& page, Findings&
 /// "media/filer_public/<2 hex>/<2 hex>/<uuid>/<stored file name>" (spec §2.1); the folders are the
 /// uuid's first four hex digits (reference §4, django-filer's randomized generator).
 void file_layout(const CheckContext&, const Page& page, Findings& findings) {
-  const auto results = detail::results_array(page);
+  const auto results = detail::result_records(page);
   if (!results) return;
   detail::FailureBudget budget(findings, "file_layout", page.exchange.url);
   bool all_v4 = true;
   std::size_t i = 0;
-  for (const Json record : *results) {
+  for (const RecordMembers& record : *results) {
     const std::size_t index = i++;
-    const auto file = detail::as_string(detail::member(record, "file"));
+    const auto file = detail::as_string(record.file);
     if (!file) continue;
     bool v4 = false;
     const std::string problem = file_layout_problem(*file, v4);
@@ -329,14 +329,14 @@ void file_layout(const CheckContext&, const Page& page, Findings& findings) {
 /// "mime_type: media type of the file" (spec §2.1), i.e. mimetypes.guess_type of the stored name,
 /// "" when unknown (reference C12, §1.6).
 void mime_type_matches_extension(const CheckContext&, const Page& page, Findings& findings) {
-  const auto results = detail::results_array(page);
+  const auto results = detail::result_records(page);
   if (!results) return;
   detail::FailureBudget budget(findings, "mime_type_matches_extension", page.exchange.url);
   std::size_t i = 0;
-  for (const Json record : *results) {
+  for (const RecordMembers& record : *results) {
     const std::size_t index = i++;
-    const auto file = detail::as_string(detail::member(record, "file"));
-    const auto mime = detail::as_string(detail::member(record, "mime_type"));
+    const auto file = detail::as_string(record.file);
+    const auto mime = detail::as_string(record.mime_type);
     if (!file || !mime) continue;
     const std::string_view type = *mime;
     const ExpectedMime expected = detail::expected_mime(*file);

@@ -44,27 +44,33 @@ Order compare_keys(Json a, Json b) {
   return Order::kIncomparable;
 }
 
+// A member's value when it can order records: a number or a string.
+std::optional<Json> orderable(std::optional<Json> value) {
+  return value && (value->is_number() || value->is_string()) ? value : std::nullopt;
+}
+
 // The record's ordering value when it is a number or a string.
 std::optional<Json> order_value(Json record, const std::string& key) {
-  const auto value = detail::member(record, key);
-  return value && (value->is_number() || value->is_string()) ? value : std::nullopt;
+  return orderable(detail::member(record, key));
 }
 
 /// "Records in results are in ascending order of id" (spec §2.2 rule 3), strictly: ids are unique;
 /// --order-key names another (unique) field.
 void results_ascending(const CheckContext& context, const Page& page, Findings& findings) {
-  const auto results = detail::results_array(page);
+  const auto results = detail::result_records(page);
   if (!results) return;
   const std::string& key = context.order_key;
+  const bool by_id = key == "id";  // the default: found as the body was parsed
   detail::FailureBudget budget(findings, "results_ascending", page.exchange.url);
   std::optional<Json> previous;
   std::size_t previous_index = 0;
   std::size_t i = 0;
-  for (const Json record : *results) {
+  for (const RecordMembers& members : *results) {
     const std::size_t index = i++;
-    const auto value = order_value(record, key);
+    const Json record = members.record;
+    const auto raw = by_id ? members.id : detail::member(record, key);
+    const auto value = orderable(raw);
     if (!value) {
-      const auto raw = detail::member(record, key);
       budget.fail("expected the record to have " + key + " (a number or a string) to order by, got " +
                       (!raw ? std::string(record.is_object() ? "none" : detail::describe(record))
                             : detail::describe(*raw)),
@@ -187,11 +193,11 @@ void walk_reaches_end(const WalkState& walk, Findings& findings) {
 
 /// "id: unique identifier" (spec §2.1): no id is seen twice while walking.
 void walk_no_duplicates(WalkState& walk, const Page& page, Findings& findings) {
-  const auto results = detail::results_array(page);
+  const auto results = detail::result_records(page);
   if (!results) return;
   detail::FailureBudget budget(findings, "walk_no_duplicates", page.exchange.url);
   std::size_t i = 0;
-  for (const Json record : *results) {
+  for (const RecordMembers& record : *results) {
     const auto id = detail::record_id(record);
     ++i;
     if (!id) continue;  // record_schema reports records without an integer id

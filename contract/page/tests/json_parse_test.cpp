@@ -2,10 +2,16 @@
 // same errors. The checks (and the verdicts of the schema) depend on the kind of a number.
 #include "json_parse.hpp"
 
+#include <algorithm>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
+
+#include "entimg/common/prng.hpp"
+#include "entimg/common/schema.hpp"
+#include "json_access.hpp"
 
 namespace {
 
@@ -196,4 +202,167 @@ TEST_CASE("parse_json_dom finds a repeated key wherever it sits in an object of 
   for (std::size_t i = 0; i < 1000; ++i)
     distinct += std::string(i == 0 ? "" : ",") + "\"k" + std::to_string(i) + "\":" + std::to_string(i);
   CHECK(parse_json_dom(distinct + "}").repeated_key.empty());
+}
+
+namespace {
+
+// The first key an object of the text repeats, in the order of the text (as a reader that keeps every
+// object's keys so far would find it), or "". Objects of the texts below have at most 32 keys.
+struct FirstRepeat : nlohmann::json_sax<json> {
+  std::vector<std::vector<std::string>> open;  // the keys of each object being read
+  std::string found;
+  bool key(string_t& key) override {
+    auto& keys = open.back();
+    if (found.empty() && std::find(keys.begin(), keys.end(), key) != keys.end()) found = key;
+    keys.push_back(key);
+    return true;
+  }
+  bool start_object(std::size_t) override {
+    open.emplace_back();
+    return true;
+  }
+  bool end_object() override {
+    open.pop_back();
+    return true;
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+};
+
+std::string first_repeat(const std::string& text) {
+  FirstRepeat reader;
+  json::sax_parse(text, &reader);
+  return reader.found;
+}
+
+// A page body as a server might send it, odd on purpose: records with keys of their own (some as long as a
+// record's and one letter off), keys repeated, missing or nested, items that are no object, and now and then
+// a body whose results are not where the records are looked for.
+std::string random_body(entimg::common::Pcg32& rng) {
+  static const std::vector<std::string> kKeys = [] {  // the record schema's 15 names
+    std::ifstream file(entimg::common::schema_dir() / "image-record.schema.json");
+    return json::parse(file).at("required").get<std::vector<std::string>>();
+  }();
+  static const std::vector<std::string> kOthers = {"ie",     "idx",       "Id",        "imagE", "fil",
+                                                   "filf",   "mime_typf", "file_sizf", "x",     "",
+                                                   "entitx", "alu",       "kez",       "orders"};
+  const auto scalar = [&rng]() -> std::string {
+    switch (rng.below(5)) {
+      case 0:
+        return std::to_string(rng.between(-5, 100000));
+      case 1:
+        return "\"filer_public/ab/cd/" + std::to_string(rng.below(1000)) + ".jpg\"";
+      case 2:
+        return "null";
+      case 3:
+        return rng.below(2) ? "true" : "\"\"";
+      default:
+        return "\"http://h/media/x" + std::to_string(rng.below(100)) + ".png\"";
+    }
+  };
+  const auto value = [&]() -> std::string {
+    switch (rng.below(12)) {
+      case 0:
+        return rng.below(3) ? "{\"k\":1,\"j\":[{}]}" : "{\"k\":1,\"k\":2}";
+      case 1:
+        return rng.below(3) ? "[1,{\"a\":null}]" : "[{\"a\":1,\"b\":2,\"a\":3}]";
+      default:
+        return scalar();
+    }
+  };
+  const auto record = [&]() -> std::string {
+    switch (rng.below(20)) {
+      case 0:
+        return scalar();
+      case 1:
+        return "[" + value() + "]";
+      default:
+        break;
+    }
+    std::vector<std::string> keys = kKeys;
+    if (rng.below(3) == 0)  // shuffled
+      for (std::size_t i = keys.size(); i > 1; --i)
+        std::swap(keys[i - 1], keys[rng.below(static_cast<std::uint32_t>(i))]);
+    if (rng.below(4) == 0) keys.erase(keys.begin() + rng.below(static_cast<std::uint32_t>(keys.size())));
+    if (rng.below(5) == 0)
+      keys.insert(keys.begin() + rng.below(static_cast<std::uint32_t>(keys.size() + 1)),
+                  kOthers[rng.below(static_cast<std::uint32_t>(kOthers.size()))]);
+    if (rng.below(12) == 0)  // a key of the record again
+      keys.insert(keys.begin() + rng.below(static_cast<std::uint32_t>(keys.size() + 1)),
+                  keys[rng.below(static_cast<std::uint32_t>(keys.size()))]);
+    std::string out = "{";
+    for (const std::string& key : keys)
+      out += (out.size() > 1 ? "," : "") + ("\"" + key + "\":") + value();
+    return out + "}";
+  };
+  std::string results = "[";
+  const std::uint32_t n = rng.below(30);
+  for (std::uint32_t i = 0; i < n; ++i)
+    results += (i ? "," : "") + record();
+  results += "]";
+  switch (rng.below(16)) {
+    case 0:
+      return results;  // an array alone
+    case 1:
+      return R"({"count":1,"results":)" + results + R"(,"results":[]})";  // results twice
+    case 2:
+      return R"({"count":1,"results":{"id":1}})";
+    case 3:
+      return R"({"count":1,"next":null,"previous":{"a":1,"a":2},"results":)" + results + "}";
+    default:
+      return R"({"count":)" + std::to_string(n) + R"(,"next":null,"previous":null,"results":)" + results +
+             "}";
+  }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "parse_json_dom's records are what member() finds in results, and its repeated key the first a "
+    "plain reading finds, on seeded random bodies",
+    "[json]") {
+  const std::uint64_t seed = GENERATE(as<std::uint64_t>(), 1, 2, 3);
+  INFO("seed " << seed << " (contract_page_tests \"parse_json_dom's records are what member() finds*\")");
+  entimg::common::Pcg32 rng(seed, 47);
+  for (int round = 0; round < 1500; ++round) {
+    const std::string text = random_body(rng);
+    INFO("round " << round << ": " << text);
+    const auto parsed = parse_json_dom(text);
+    REQUIRE(parsed.repeated_key == first_repeat(text));
+    // What member() and the items read from the DOM simdjson holds (after a repeat, nlohmann's reading).
+    const simdjson::dom::element root = parsed.root;
+    std::vector<simdjson::dom::element> items;
+    if (root.is_object())
+      if (const auto results = entimg::contract::detail::member(root, "results");
+          results && results->is_array()) {
+        const simdjson::dom::array array = results->get_array().value_unsafe();  // a copy: see member()
+        for (const simdjson::dom::element item : array)
+          items.push_back(item);
+      }
+    REQUIRE(parsed.records.size() == items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const auto& found = parsed.records[i];
+      CHECK(same(to_nlohmann(found.record), to_nlohmann(items[i])));
+      const auto member_is = [&](const std::optional<simdjson::dom::element>& got, const char* key) {
+        const auto expected = entimg::contract::detail::member(items[i], key);
+        INFO("record " << i << ", " << key);
+        REQUIRE(got.has_value() == expected.has_value());
+        if (got) CHECK(same(to_nlohmann(*got), to_nlohmann(*expected)));
+      };
+      member_is(found.id, "id");
+      member_is(found.image, "image");
+      member_is(found.file, "file");
+      member_is(found.mime_type, "mime_type");
+    }
+  }
 }

@@ -13,6 +13,13 @@
 
 namespace entimg::contract {
 
+/// The members of one item of a body's `results` that the record rules read. They are found as the
+/// body is parsed, in the pass that looks for repeated keys, instead of by a look-up per rule and record.
+struct RecordMembers {
+  simdjson::dom::element record;                                     ///< the item itself (any JSON value)
+  std::optional<simdjson::dom::element> id, image, file, mime_type;  ///< nullopt when it has no such key
+};
+
 /// One list request and its answer. The suite knows which limit and offset the service must apply
 /// (DRF's rules, reference §2.1), so each page carries them: checks never re-derive them.
 struct Page {
@@ -27,6 +34,9 @@ struct Page {
   /// A key some object of the body repeats (RFC 8259 §4: receivers differ on which value counts); the
   /// DOM keeps the last, as nlohmann, Python and JavaScript do. Empty when every key is unique.
   std::string json_repeated_key;
+  /// One per item of `results` when the body is an object whose `results` is an array (in its order),
+  /// else empty; points into json_document like json.
+  std::vector<RecordMembers> json_records;
   /// The content coding the body came in ("gzip", "br"), which the request accepted: exchange.body then
   /// holds the decoded text. "" for a body that came plain.
   std::string content_coding;
