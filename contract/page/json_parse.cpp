@@ -1,8 +1,10 @@
 #include "json_parse.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string_view>
 #include <vector>
 
@@ -204,9 +206,57 @@ simdjson::dom::parser& thread_parser_one_deeper() {
   return parser;
 }
 
-// Parses into a document of its own; simdjson's error when it refuses the text.
+// Documents whose pages are gone, kept for the next parse: a page's document is several MiB of tape and
+// strings, and a new one came back from the allocator as fresh pages the kernel had to zero on first touch
+// (page faults were 2 % of a walk). Pages are parsed on the walk's threads and dropped on another, hence
+// one pool behind a mutex rather than one per thread. Never destroyed: documents may be handed back
+// while static objects are destroyed at exit.
+class DocumentPool {
+ public:
+  static DocumentPool& instance() {
+    static auto* const pool = new DocumentPool;
+    return *pool;
+  }
+
+  // A document with room for a text of `size` bytes; nullptr when there is no memory for one.
+  std::shared_ptr<simdjson::dom::document> take(std::size_t size) {
+    std::unique_ptr<simdjson::dom::document> document;
+    {
+      const std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        document = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
+    if (!document) document = std::make_unique<simdjson::dom::document>();
+    // A size that may be kept gets room for the next power of two, so that a page a few bytes longer than
+    // the last does not make the document again; a larger one gets just its size.
+    const std::size_t room = size <= kMostCapacity ? std::bit_ceil(std::max<std::size_t>(size, 4096)) : size;
+    if (document->capacity() < size && document->allocate(room) != simdjson::SUCCESS) return nullptr;
+    return {document.release(), [this](simdjson::dom::document* given) { give_back(given); }};
+  }
+
+ private:
+  // Enough for the pages a walk holds at once (fetched ahead, the one judged, the previous one).
+  static constexpr std::size_t kKept = 16;
+  // A document made for a huge body is not kept: its memory would stay resident for the run.
+  static constexpr std::size_t kMostCapacity = 8u << 20;
+
+  void give_back(simdjson::dom::document* given) {
+    std::unique_ptr<simdjson::dom::document> document(given);
+    if (document->capacity() > kMostCapacity) return;
+    const std::lock_guard lock(mutex_);
+    if (free_.size() < kKept) free_.push_back(std::move(document));
+  }
+
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<simdjson::dom::document>> free_;
+};
+
+// Parses into a document of its own (from the pool); simdjson's error when it refuses the text.
 simdjson::error_code parse_into(simdjson::dom::parser& parser, const std::string& text, ParsedJson& out) {
-  auto document = std::make_shared<simdjson::dom::document>();
+  auto document = DocumentPool::instance().take(text.size());
+  if (!document) return simdjson::MEMALLOC;
   const auto parsed = parser.parse_into_document(*document, text);
   if (parsed.error() != simdjson::SUCCESS) return parsed.error();
   out.root = parsed.value_unsafe();

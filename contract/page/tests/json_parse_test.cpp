@@ -366,3 +366,30 @@ TEST_CASE(
     }
   }
 }
+
+TEST_CASE(
+    "a parsed body's document stays its own while later bodies are parsed, and is used again once "
+    "dropped",
+    "[json]") {
+  // Documents are kept for reuse when their pages go: one still held must never be handed out again.
+  const auto body = [](int i) {
+    return R"({"count":)" + std::to_string(i) + R"(,"results":[{"id":)" + std::to_string(i) +
+           R"(,"file":"f)" + std::string(static_cast<std::size_t>(i) * 97, 'x') + R"("}]})";
+  };
+  std::vector<entimg::contract::detail::ParsedJson> held;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 40; ++i) {
+      held.push_back(parse_json_dom(body(i)));
+      if (i % 3 == 0) held.erase(held.begin() + (i % static_cast<int>(held.size())));  // some go early
+    }
+    for (const auto& parsed : held) {
+      const json value = to_nlohmann(parsed.root);
+      const int i = value.at("count").get<int>();
+      INFO("round " << round << ", body " << i);
+      CHECK(value == json::parse(body(i)));
+      REQUIRE(parsed.records.size() == 1);
+      CHECK(to_nlohmann(*parsed.records[0].file) == json::parse(body(i))["results"][0]["file"]);
+    }
+    held.resize(held.size() / 2);
+  }
+}
