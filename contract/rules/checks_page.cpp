@@ -76,12 +76,18 @@ bool all_lower_hex(std::string_view s) {
   return all;
 }
 
+// text.substr(at, size) where the caller has made sure that text holds it: without substr's check,
+// whose throw kept it out of line (a dozen calls per record cost 2 % of a walk).
+std::string_view part(std::string_view text, std::size_t at, std::size_t size) {
+  return {text.data() + at, size};
+}
+
 // Whether uuid (36 bytes) is 8-4-4-4-12 lowercase hex digits, without a branch per byte.
 bool is_hyphenated_uuid(std::string_view uuid) {
   return uuid[8] == '-' && uuid[13] == '-' && uuid[18] == '-' && uuid[23] == '-' &&
-         all_lower_hex(uuid.substr(0, 8)) && all_lower_hex(uuid.substr(9, 4)) &&
-         all_lower_hex(uuid.substr(14, 4)) && all_lower_hex(uuid.substr(19, 4)) &&
-         all_lower_hex(uuid.substr(24, 12));
+         all_lower_hex(part(uuid, 0, 8)) && all_lower_hex(part(uuid, 9, 4)) &&
+         all_lower_hex(part(uuid, 14, 4)) && all_lower_hex(part(uuid, 19, 4)) &&
+         all_lower_hex(part(uuid, 24, 12));
 }
 
 // What is wrong with a stored path, or "" when it has filer's randomized layout (reference §4).
@@ -90,26 +96,26 @@ std::string file_layout_problem(std::string_view file, bool& uuid_v4) {
   constexpr std::string_view kRoot = "filer_public/";
   uuid_v4 = false;
   if (!file.starts_with(kRoot)) return "expected it to start with filer_public/";
-  std::string_view rest = file.substr(kRoot.size());
-  if (rest.size() < 6 || rest[2] != '/' || rest[5] != '/' || !all_lower_hex(rest.substr(0, 2)) ||
-      !all_lower_hex(rest.substr(3, 2)))
+  std::string_view rest = part(file, kRoot.size(), file.size() - kRoot.size());
+  if (rest.size() < 6 || rest[2] != '/' || rest[5] != '/' || !all_lower_hex(part(rest, 0, 2)) ||
+      !all_lower_hex(part(rest, 3, 2)))
     return "expected two folders of 2 lowercase hex digits after filer_public/";
-  const std::string_view folders = rest.substr(0, 5);
+  const std::string_view folders = part(rest, 0, 5);
   rest.remove_prefix(6);
   if (rest.size() < 37 || rest[36] != '/')
     return "expected a lowercase hyphenated uuid (8-4-4-4-12 hex digits) folder after the hex folders";
-  const std::string_view uuid = rest.substr(0, 36);
+  const std::string_view uuid = part(rest, 0, 36);
   if (!is_hyphenated_uuid(uuid))
     return "expected a lowercase hyphenated uuid (8-4-4-4-12 hex digits) folder, got " + detail::quote(uuid);
-  if (folders.substr(0, 2) != uuid.substr(0, 2) || folders.substr(3, 2) != uuid.substr(2, 2))
+  if (folders[0] != uuid[0] || folders[1] != uuid[1] || folders[3] != uuid[2] || folders[4] != uuid[3])
     return "expected the folders to be the uuid's first four hex digits (" + std::string(uuid.substr(0, 2)) +
            "/" + std::string(uuid.substr(2, 2)) + "), got " + std::string(folders);
-  const std::string_view name = rest.substr(37);
+  const std::string_view name = part(rest, 37, rest.size() - 37);
   if (name.empty()) return "expected a file name after the uuid folder";
   if (name.find('/') != std::string_view::npos)
     return "expected one file name after the uuid folder, got a path";
   uuid_v4 = uuid[14] == '4' && (uuid[19] == '8' || uuid[19] == '9' || uuid[19] == 'a' || uuid[19] == 'b');
-  return "";
+  return {};
 }
 
 // is_valid, with a validator exception counted as "not valid" (then explained by schema_errors).

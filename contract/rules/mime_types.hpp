@@ -2,13 +2,11 @@
 // The media types django-edw sends for a stored file name: Python's mimetypes.guess_type of the name
 // (reference C12, §1.6), as far as image types go. Private to mime_type_matches_extension.
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 
-#include "entimg/common/ascii.hpp"
-
 namespace entimg::contract::detail {
-
-using common::iequals_ascii;
 
 // Image types of Python's mimetypes (types_map, strict) plus the ones hosts commonly add through
 // /etc/mime.types. `maybe_unknown`: the mapping depends on the Python version or on the host's
@@ -49,9 +47,32 @@ inline constexpr std::array<ImageType, 27> kImageTypes = {{
     {".jxl", "image/jxl", "", true},
 }};
 
+// An extension's bytes as one number, ASCII letters in lower case when `fold`; 0 for "" and for more than
+// 8 bytes (no extension of these tables has that many). Two extensions are equal (ignoring case) when
+// these are: one comparison instead of a byte loop per table entry (the rule runs on every record).
+constexpr std::uint64_t packed_extension(std::string_view text, bool fold) {
+  if (text.empty() || text.size() > 8) return 0;
+  std::uint64_t out = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (fold && c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c - 'A' + 'a');
+    out |= std::uint64_t{c} << (8 * i);
+  }
+  return out;
+}
+
+inline constexpr auto kPackedImageExtensions = [] {
+  std::array<std::uint64_t, kImageTypes.size()> out{};
+  for (std::size_t i = 0; i < kImageTypes.size(); ++i)
+    out[i] = packed_extension(kImageTypes[i].extension, true);
+  return out;
+}();
+
 inline const ImageType* image_type(std::string_view extension) {
-  for (const ImageType& t : kImageTypes)
-    if (iequals_ascii(t.extension, extension)) return &t;
+  const std::uint64_t key = packed_extension(extension, true);
+  if (key == 0) return nullptr;
+  for (std::size_t i = 0; i < kImageTypes.size(); ++i)
+    if (kPackedImageExtensions[i] == key) return &kImageTypes[i];
   return nullptr;
 }
 
@@ -65,14 +86,19 @@ inline bool is_image_table_type(std::string_view type) {
   return image_table_type(type) != nullptr;
 }
 
-// posixpath.splitext's extension: from the last dot of the last segment, leading dots ignored.
+// posixpath.splitext's extension: from the last dot of the last segment, leading dots ignored. Read from
+// the end, as the extension is there: a file's folders are most of its path.
 inline std::string_view extension_of(std::string_view path) {
-  const std::size_t slash = path.rfind('/');
-  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  const std::size_t dot = base.rfind('.');
-  if (dot == std::string_view::npos) return {};
-  if (base.find_first_not_of('.') >= dot) return {};  // only dots before it: ".jpg", "..jpg"
-  return base.substr(dot);
+  std::size_t dot = path.size();
+  while (dot > 0 && path[dot - 1] != '.' && path[dot - 1] != '/')
+    --dot;
+  if (dot == 0 || path[dot - 1] == '/') return {};  // no dot in the last segment
+  --dot;
+  std::size_t before = dot;  // only dots before it, back to the segment's start: ".jpg", "..jpg"
+  while (before > 0 && path[before - 1] == '.')
+    --before;
+  if (before == 0 || path[before - 1] == '/') return {};
+  return path.substr(dot);
 }
 
 // The mime types edw may send for a stored name, as mimetypes.guess_type does: a compression
@@ -87,10 +113,20 @@ inline ExpectedMime expected_mime(std::string_view file) {
   ExpectedMime out;
   out.extension = extension_of(file);
   static constexpr std::array<std::string_view, 5> kEncodings = {".gz", ".Z", ".bz2", ".xz", ".br"};
+  static constexpr auto kPacked = [](bool fold) {
+    std::array<std::uint64_t, kEncodings.size()> packed{};
+    for (std::size_t i = 0; i < kEncodings.size(); ++i)
+      packed[i] = packed_extension(kEncodings[i], fold);
+    return packed;
+  };
+  static constexpr auto kExact = kPacked(false), kFolded = kPacked(true);
   bool exact_encoding = false, folded_encoding = false;
-  for (const std::string_view e : kEncodings) {
-    exact_encoding = exact_encoding || out.extension == e;
-    folded_encoding = folded_encoding || iequals_ascii(out.extension, e);
+  if (const std::uint64_t folded = packed_extension(out.extension, true); folded != 0) {
+    const std::uint64_t exact = packed_extension(out.extension, false);
+    for (std::size_t i = 0; i < kEncodings.size(); ++i) {
+      exact_encoding = exact_encoding || exact == kExact[i];
+      folded_encoding = folded_encoding || folded == kFolded[i];
+    }
   }
   if (folded_encoding) {  // one encoding suffix is stripped, as Python does, and only one
     out.extension = extension_of(file.substr(0, file.size() - out.extension.size()));

@@ -6,7 +6,10 @@
 #include <iostream>
 
 #include "check_test_support.hpp"
+#include "entimg/common/ascii.hpp"
+#include "entimg/common/prng.hpp"
 #include "entimg/contract/rules.hpp"
+#include "mime_types.hpp"
 
 using namespace entimg::contract;
 using namespace entimg::contract::test;
@@ -320,6 +323,70 @@ TEST_CASE("mime_type_matches_extension follows Python's mimetypes", "[mime_type_
   check_page(context(), page, findings);
   CHECK(failing_rules(findings) == only("mime_type_matches_extension"));
   CHECK(findings.failures()[0].message.find("expected mime_type \"image/png\"") != std::string::npos);
+}
+
+namespace {
+
+// posixpath.splitext's extension and mimetypes' lookup as plainly as they read: the last segment, its last
+// dot, leading dots skipped; the tables compared byte by byte, ignoring ASCII case.
+std::string_view plain_extension(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = base.rfind('.');
+  if (dot == std::string_view::npos || base.find_first_not_of('.') >= dot) return {};
+  return base.substr(dot);
+}
+
+const detail::ImageType* plain_image_type(std::string_view extension) {
+  for (const detail::ImageType& t : detail::kImageTypes)
+    if (entimg::common::iequals_ascii(t.extension, extension)) return &t;
+  return nullptr;
+}
+
+detail::ExpectedMime plain_expected_mime(std::string_view file) {
+  detail::ExpectedMime out;
+  out.extension = plain_extension(file);
+  bool exact = false, folded = false;
+  for (const std::string_view e : {".gz", ".Z", ".bz2", ".xz", ".br"}) {
+    exact = exact || out.extension == e;
+    folded = folded || entimg::common::iequals_ascii(out.extension, e);
+  }
+  if (folded) {
+    out.extension = plain_extension(file.substr(0, file.size() - out.extension.size()));
+    out.image = plain_image_type(out.extension);
+    out.empty_ok = out.image == nullptr || out.image->maybe_unknown || !exact;
+    out.any_other_ok = !exact;
+    return out;
+  }
+  out.image = plain_image_type(out.extension);
+  out.empty_ok = out.image == nullptr || out.image->maybe_unknown;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("expected_mime says what a plain reading of splitext and the tables says, on seeded random names",
+          "[mime_type_matches_extension]") {
+  const std::uint64_t seed = GENERATE(as<std::uint64_t>(), 1, 2, 3);
+  INFO("seed " << seed << " (contract_rules_tests \"expected_mime says what a plain reading*\")");
+  entimg::common::Pcg32 rng(seed, 53);
+  // Pieces that make extensions of the tables (in any case), encodings, near misses and path syntax.
+  const std::vector<std::string> pieces = {".",   "..",        "/",     "a",    "jpg", "JPG",      "Jpeg",
+                                           "png", "gz",        "GZ",    "Z",    "z",   "bz2",      "xz",
+                                           "br",  "webp",      "svgz",  "tiff", "jp2", "\xc3\xa9", "AVIF",
+                                           "bmP", "abcdefghi", "jpeg1", "p",    "n",   "g",        "%2e"};
+  for (int round = 0; round < 20000; ++round) {
+    std::string name;
+    for (std::uint32_t n = rng.below(7); n > 0; --n)
+      name += pieces[rng.below(static_cast<std::uint32_t>(pieces.size()))];
+    INFO("round " << round << ": " << name);
+    const detail::ExpectedMime got = detail::expected_mime(name);
+    const detail::ExpectedMime want = plain_expected_mime(name);
+    REQUIRE(got.extension == want.extension);
+    REQUIRE(got.image == want.image);
+    REQUIRE(got.empty_ok == want.empty_ok);
+    REQUIRE(got.any_other_ok == want.any_other_ok);
+  }
 }
 
 TEST_CASE("page_length: results must fill the effective window", "[page_length]") {
