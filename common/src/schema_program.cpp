@@ -63,6 +63,8 @@ class PropertyTable {
   }
   std::size_t size() const { return names_.size(); }
   const std::string& name(std::size_t slot) const { return names_[slot]; }
+  // Whether `key` is the name of `slot` (any slot below size()).
+  bool is(std::size_t slot, std::string_view key) const { return same(names_[slot], key); }
 
  private:
   // a == b without a call to memcmp: keys are short, so they are compared a word (or half a word) at a
@@ -476,6 +478,16 @@ struct SimdjsonDom {
   }
 };
 
+// The slots of the keys of the last object checked on this thread, in their order, and its node. Records come
+// with their keys in one order, so the key at a place is most often the one the last record had there: one
+// comparison confirms it, instead of a hash and a probe (those were a quarter of a record's check).
+struct KeyOrder {
+  const Node* node = nullptr;
+  std::uint64_t size = 0;
+  std::array<std::int8_t, kMostProperties> slots{};  // -1: not a property
+};
+thread_local KeyOrder last_order;
+
 template <typename Dom>
 class Run {
  public:
@@ -552,9 +564,19 @@ class Run {
       if (n.extra != Node::Extra::schema) return object_by_name(n, v);
     }
     std::uint64_t seen = 0, members = 0;
+    KeyOrder& order = last_order;
+    std::array<std::int8_t, kMostProperties> slots;  // this object's, for the next one
     const bool each = Dom::all_members(v, [&](std::string_view key, const typename Dom::Value& member) {
-      ++members;
-      const std::int32_t slot = n.properties.find(key);
+      const std::uint64_t at = members++;
+      // The slot the key at this place had in the last object of this node, when it is this key's (checked
+      // on each key: a member that is an object of another node makes order that one's).
+      std::int32_t slot = -1;
+      if (order.node == &n && at < order.size && order.slots[at] >= 0 &&
+          n.properties.is(static_cast<std::size_t>(order.slots[at]), key))
+        slot = order.slots[at];
+      else
+        slot = n.properties.find(key);
+      if (at < kMostProperties) slots[at] = static_cast<std::int8_t>(slot);
       if (slot >= 0) {
         seen |= std::uint64_t{1} << slot;
         const std::int32_t target = n.property_nodes[static_cast<std::size_t>(slot)];
@@ -570,6 +592,11 @@ class Run {
       }
       return false;
     });
+    if (members <= kMostProperties) {
+      order.node = &n;
+      order.size = members;
+      order.slots = slots;
+    }
     return each && (seen & n.required) == n.required && members >= n.min_properties &&
            members <= n.max_properties;
   }
