@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -481,7 +482,9 @@ struct SimdjsonDom {
 // The slots of the keys of the last object checked on this thread, in their order, and its node. Records come
 // with their keys in one order, so the key at a place is most often the one the last record had there: one
 // comparison confirms it, instead of a hash and a probe (those were a quarter of a record's check).
+// Known by its program and node: a node of a program destroyed since may have had the same address.
 struct KeyOrder {
+  std::uint64_t program = 0;
   const Node* node = nullptr;
   std::uint64_t size = 0;
   std::array<std::int8_t, kMostProperties> slots{};  // -1: not a property
@@ -491,7 +494,8 @@ thread_local KeyOrder last_order;
 template <typename Dom>
 class Run {
  public:
-  Run(const std::vector<Node>& nodes, IntegerModel model) : nodes_(nodes), model_(model) {}
+  Run(const std::vector<Node>& nodes, std::uint64_t program, IntegerModel model)
+      : nodes_(nodes), program_(program), model_(model) {}
 
   bool accepts(std::int32_t index, const typename Dom::Value& v) const {
     const Node& n = nodes_[static_cast<std::size_t>(index)];
@@ -564,16 +568,20 @@ class Run {
       if (n.extra != Node::Extra::schema) return object_by_name(n, v);
     }
     std::uint64_t seen = 0, members = 0;
-    KeyOrder& order = last_order;
-    std::array<std::int8_t, kMostProperties> slots;  // this object's, for the next one
+    // The last object's slots when it was one of this node (copied: a member that is an object may take
+    // last_order over), and this object's, for the next one.
+    std::array<std::int8_t, kMostProperties> was, slots;
+    std::uint64_t was_size = 0;
+    if (const KeyOrder& order = last_order; order.program == program_ && order.node == &n) {
+      was = order.slots;
+      was_size = order.size;
+    }
     const bool each = Dom::all_members(v, [&](std::string_view key, const typename Dom::Value& member) {
       const std::uint64_t at = members++;
-      // The slot the key at this place had in the last object of this node, when it is this key's (checked
-      // on each key: a member that is an object of another node makes order that one's).
+      // The slot the key at this place had, when it is this key's.
       std::int32_t slot = -1;
-      if (order.node == &n && at < order.size && order.slots[at] >= 0 &&
-          n.properties.is(static_cast<std::size_t>(order.slots[at]), key))
-        slot = order.slots[at];
+      if (at < was_size && was[at] >= 0 && n.properties.is(static_cast<std::size_t>(was[at]), key))
+        slot = was[at];
       else
         slot = n.properties.find(key);
       if (at < kMostProperties) slots[at] = static_cast<std::int8_t>(slot);
@@ -592,11 +600,7 @@ class Run {
       }
       return false;
     });
-    if (members <= kMostProperties) {
-      order.node = &n;
-      order.size = members;
-      order.slots = slots;
-    }
+    if (members <= kMostProperties) last_order = {program_, &n, members, slots};
     return each && (seen & n.required) == n.required && members >= n.min_properties &&
            members <= n.max_properties;
   }
@@ -625,6 +629,7 @@ class Run {
   }
 
   const std::vector<Node>& nodes_;
+  std::uint64_t program_;  // SchemaProgram::Nodes::id
   IntegerModel model_;
 };
 
@@ -632,6 +637,7 @@ class Run {
 
 struct SchemaProgram::Nodes {
   std::vector<Node> nodes;  // the root is nodes[0]
+  std::uint64_t id = 0;     // unique among the programs of the process, from 1
 };
 
 SchemaProgram::SchemaProgram(std::shared_ptr<const Nodes> nodes) : nodes_(std::move(nodes)) {}
@@ -649,15 +655,17 @@ std::optional<SchemaProgram> SchemaProgram::compile(const nlohmann::json& root, 
                   !n.object_checks && n.all_of.empty();
   auto nodes = std::make_shared<Nodes>();
   nodes->nodes = std::move(compiler.nodes);
+  static std::atomic<std::uint64_t> programs{0};
+  nodes->id = ++programs;
   return SchemaProgram(std::move(nodes));
 }
 
 bool SchemaProgram::accepts(const nlohmann::json& doc, IntegerModel model) const {
-  return Run<NlohmannDom>(nodes_->nodes, model).accepts(0, doc);
+  return Run<NlohmannDom>(nodes_->nodes, nodes_->id, model).accepts(0, doc);
 }
 
 bool SchemaProgram::accepts(simdjson::dom::element doc, IntegerModel model) const {
-  return Run<SimdjsonDom>(nodes_->nodes, model).accepts(0, doc);
+  return Run<SimdjsonDom>(nodes_->nodes, nodes_->id, model).accepts(0, doc);
 }
 
 std::uint64_t code_points(std::string_view text) {
