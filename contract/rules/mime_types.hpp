@@ -47,12 +47,13 @@ inline constexpr std::array<ImageType, 27> kImageTypes = {{
     {".jxl", "image/jxl", "", true},
 }};
 
-// An extension's bytes as one number, ASCII letters in lower case when `fold`; 0 for "" and for more than
-// 8 bytes (no extension of these tables has that many). Two extensions are equal (ignoring case) when
-// these are: one comparison instead of a byte loop per table entry (the rule runs on every record).
+// An extension's bytes and size as one number, ASCII letters in lower case when `fold`; 0 for "" and for
+// more than 7 bytes (no extension of these tables has that many). Two extensions are equal (ignoring case)
+// when these are: one comparison instead of a byte loop per table entry (the rule runs on every record). The
+// size, in the top byte, tells ".jpg" from ".jpg" and a NUL.
 constexpr std::uint64_t packed_extension(std::string_view text, bool fold) {
-  if (text.empty() || text.size() > 8) return 0;
-  std::uint64_t out = 0;
+  if (text.empty() || text.size() > 7) return 0;
+  std::uint64_t out = std::uint64_t{text.size()} << 56;
   for (std::size_t i = 0; i < text.size(); ++i) {
     auto c = static_cast<unsigned char>(text[i]);
     if (fold && c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c - 'A' + 'a');
