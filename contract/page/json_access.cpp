@@ -1,6 +1,7 @@
 #include "json_access.hpp"
 
 #include "entimg/common/json_pointer.hpp"
+#include "json_parse.hpp"
 
 namespace entimg::contract::detail {
 
@@ -19,10 +20,10 @@ std::optional<JsonArray> results_array(const Page& page) {
   return results->get_array().value_unsafe();
 }
 
-std::optional<std::span<const RecordMembers>> result_records(const Page& page) {
+std::optional<RecordRange> result_records(const Page& page) {
   const auto results = results_array(page);
   if (!results) return std::nullopt;
-  return std::span<const RecordMembers>(page.json_records);
+  return RecordRange(page.json_records, *results, count_of(*results));
 }
 
 std::optional<std::uint64_t> as_count(std::optional<Json> value) {

@@ -27,9 +27,58 @@ std::optional<Json> body_object(const Page& page);
 inline std::optional<Json> member(Json obj, std::string_view key);
 /// `results` of a 200 JSON object when it is an array.
 std::optional<JsonArray> results_array(const Page& page);
-/// The items of results_array(page) with the members the record rules read (Page::json_records), under
-/// the same conditions; a rule that reads every record goes through these instead of member().
-std::optional<std::span<const RecordMembers>> result_records(const Page& page);
+/// The members the record rules read of one item of results, by one pass over its keys (none when it is not
+/// an object). For a body without repeated keys, which parse_json_dom leaves.
+RecordMembers members_of(Json record);
+
+/// The items of a page's results with the members the record rules read: the ones the parse kept
+/// (Page::json_records), or, for a page it kept none for (a huge array of tiny items), each found as the
+/// range reaches it.
+class RecordRange {
+ public:
+  class Iterator {
+   public:
+    explicit Iterator(const RecordMembers* kept) : kept_(kept) {}
+    explicit Iterator(JsonArray::iterator item) : item_(item), found_(true) {}
+    const RecordMembers& operator*() {
+      if (!found_) return *kept_;
+      current_ = members_of(*item_);
+      return current_;
+    }
+    Iterator& operator++() {
+      if (found_)
+        ++item_;
+      else
+        ++kept_;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const {
+      return found_ ? item_ != other.item_ : kept_ != other.kept_;
+    }
+
+   private:
+    const RecordMembers* kept_ = nullptr;
+    JsonArray::iterator item_{};
+    bool found_ = false;
+    RecordMembers current_;
+  };
+  RecordRange(std::span<const RecordMembers> kept, JsonArray items, std::size_t size)
+      : kept_(kept), items_(items), size_(size) {}
+  Iterator begin() const { return size_ == kept_.size() ? Iterator(kept_.data()) : Iterator(items_.begin()); }
+  Iterator end() const {
+    return size_ == kept_.size() ? Iterator(kept_.data() + kept_.size()) : Iterator(items_.end());
+  }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::span<const RecordMembers> kept_;
+  JsonArray items_;
+  std::size_t size_;
+};
+
+/// The items of results_array(page) with the members the record rules read, under the same conditions; a
+/// rule that reads every record goes through these instead of member().
+std::optional<RecordRange> result_records(const Page& page);
 /// A non-negative integer that fits 64 bits (count, offsets); nullopt for any other value.
 std::optional<std::uint64_t> as_count(std::optional<Json> value);
 /// The record's integer `id` when it fits 64 bits signed.
@@ -37,12 +86,6 @@ inline std::optional<std::int64_t> record_id(Json record);
 /// record_id of the record, from its members.
 inline std::optional<std::int64_t> record_id(const RecordMembers& record);
 /// The text of a string value; nullopt for any other value.
-inline std::optional<std::int64_t> record_id(const RecordMembers& record) {
-  const auto& id = record.id;
-  if (!id || id->type() != simdjson::dom::element_type::INT64) return std::nullopt;
-  return id->get_int64().value_unsafe();
-}
-
 inline std::optional<std::string_view> as_string(std::optional<Json> value);
 /// The last item of a non-empty array.
 Json last_item(JsonArray array);
@@ -78,6 +121,12 @@ inline std::optional<Json> member(Json obj, std::string_view key) {
 inline std::optional<std::int64_t> record_id(Json record) {
   const auto id = member(record, "id");
   if (!id || id->type() != simdjson::dom::element_type::INT64) return std::nullopt;  // UINT64: beyond int64
+  return id->get_int64().value_unsafe();
+}
+
+inline std::optional<std::int64_t> record_id(const RecordMembers& record) {
+  const auto& id = record.id;
+  if (!id || id->type() != simdjson::dom::element_type::INT64) return std::nullopt;
   return id->get_int64().value_unsafe();
 }
 

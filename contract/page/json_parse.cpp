@@ -6,6 +6,7 @@
 #include <cstring>
 #include <mutex>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "entimg/common/url.hpp"
@@ -138,6 +139,20 @@ std::optional<element>* member_for(RecordMembers& out, int bit) {
   }
 }
 
+}  // namespace
+
+RecordMembers members_of(element record) {
+  RecordMembers out;
+  out.record = record;
+  if (record.type() != element_type::OBJECT) return out;
+  const simdjson::dom::object object = record.get_object().value_unsafe();
+  for (auto field = object.begin(), end = object.end(); field != end; ++field)
+    if (auto* slot = member_for(out, record_key_bit(field.key()))) *slot = field.value();
+  return out;
+}
+
+namespace {
+
 // One item of results: its members the rules read, and what repeated_key(item) says, in one pass over its
 // keys when they are all a record's (each known key a bit; a key seen twice is the repeat).
 std::optional<std::string_view> scan_record(element item, RecordMembers& out) {
@@ -148,11 +163,8 @@ std::optional<std::string_view> scan_record(element item, RecordMembers& out) {
   for (auto field = object.begin(), end = object.end(); field != end; ++field) {
     const std::string_view key = field.key();
     const int bit = record_key_bit(key);
-    if (bit < 0) {  // a key of its own: as any object, its members looked up one by one
-      out.id = out.image = out.file = out.mime_type = std::nullopt;
-      for (auto each = object.begin(); each != end; ++each)
-        if (auto* slot = member_for(out, record_key_bit(each.key())))
-          *slot = each.value();  // the only one: a body with a repeated key is read again without it
+    if (bit < 0) {  // a key of its own: as any object (a body with a repeated key is read again without it)
+      out = members_of(item);
       return repeated_key(item);
     }
     const std::uint32_t mask = std::uint32_t{1} << bit;
@@ -166,9 +178,18 @@ std::optional<std::string_view> scan_record(element item, RecordMembers& out) {
   return std::nullopt;
 }
 
+// Items of results whose members are kept, at most: 112 bytes each, so that an array of tiny items (2 bytes
+// each in the text) cannot make them many times the size of the body. Past that, or past kAlwaysKept items
+// that average under kLeastBytesPerKept bytes of text, none are kept and the rules find each record's
+// members as they come to it (RecordRange). A record of the mock is about 430 bytes.
+constexpr std::size_t kMostKept = std::size_t{1} << 18;
+constexpr std::size_t kAlwaysKept = 1024;
+constexpr std::size_t kLeastBytesPerKept = 64;
+
 // What repeated_key(root) says, and, when root is an object whose `results` is an array, its items with
-// their members (records).
-std::optional<std::string_view> scan_body(element root, std::vector<RecordMembers>& records) {
+// their members (records), unless there are too many of them for a text of `size` bytes.
+std::optional<std::string_view> scan_body(element root, std::size_t size,
+                                          std::vector<RecordMembers>& records) {
   records.clear();
   if (root.type() != element_type::OBJECT) return repeated_key(root);
   bool results_seen = false;
@@ -179,7 +200,10 @@ std::optional<std::string_view> scan_body(element root, std::vector<RecordMember
           return holds_members(member) ? repeated_key(member) : std::nullopt;
         results_seen = true;  // a second `results` is a repeated key, found before its value is read
         const simdjson::dom::array items = member.get_array().value_unsafe();
-        records.reserve(count_of(items));
+        const std::size_t count = count_of(items);
+        if (count > kMostKept || (count > kAlwaysKept && count > size / kLeastBytesPerKept))
+          return repeated_key(member);
+        records.reserve(count);
         for (const element item : items)
           if (const auto found = scan_record(item, records.emplace_back())) return found;
         return std::nullopt;
@@ -344,6 +368,29 @@ std::size_t longest_number(std::string_view text) {
 // Far beyond any number a double or a 64-bit integer can tell apart.
 constexpr std::size_t kMaxNumberChars = 4096;
 
+// nlohmann::json::parse(text), setting `repeated` to the first key an object of it repeats (in the order of
+// the text), if any and if `repeated` is still empty.
+Json parse_finding_repeat(const std::string& text, std::string& repeated) {
+  std::vector<std::unordered_set<std::string>> open;  // the keys of each object being read
+  return Json::parse(text, [&](int, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+        open.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+        if (!open.empty()) open.pop_back();
+        break;
+      case Json::parse_event_t::key:
+        if (!open.empty() && !open.back().insert(parsed.get<std::string>()).second && repeated.empty())
+          repeated = parsed.get<std::string>();
+        break;
+      default:
+        break;
+    }
+    return true;
+  });
+}
+
 }  // namespace
 
 ParsedJson parse_json_dom(const std::string& text) {
@@ -355,17 +402,19 @@ ParsedJson parse_json_dom(const std::string& text) {
   }
   std::string repeated;
   if (error == simdjson::SUCCESS) {
-    const auto key = scan_body(out.root, out.records);
+    const auto key = scan_body(out.root, text.size(), out.records);
     if (!key) return out;
     repeated = std::string(*key);  // copied: the next parse reuses the document it points into
   }
   if (const std::size_t digits = longest_number(text); digits > kMaxNumberChars)
     throw std::runtime_error("it holds a number of " + std::to_string(digits) + " characters (at most " +
                              std::to_string(kMaxNumberChars) + " are read)");
-  // nlohmann's reading, written back as JSON both agree on (throws when the text is not JSON at all).
-  const std::string normal = Json::parse(text).dump();
+  // nlohmann's reading, written back as JSON both agree on (throws when the text is not JSON at all). When
+  // simdjson refused the text (an integer beyond 64 bits), the repeated key is found here, by the same parse.
+  const std::string normal =
+      error == simdjson::SUCCESS ? Json::parse(text).dump() : parse_finding_repeat(text, repeated).dump();
   if (parse_into(thread_parser_one_deeper(), normal, out) != simdjson::SUCCESS ||
-      scan_body(out.root, out.records))
+      scan_body(out.root, normal.size(), out.records))
     throw std::runtime_error("simdjson refused nlohmann's own output, or found a key repeated in it");
   out.repeated_key = std::move(repeated);
   return out;

@@ -235,7 +235,7 @@ std::string origin_problem(std::string_view url, const std::string& own) {
 
 // link_origin over the records' images: one failure per wrong origin and page, since a proxy rewriting
 // every image would otherwise flood the report.
-void image_origins(const Page& page, const std::string& own, std::span<const RecordMembers> results,
+void image_origins(const Page& page, const std::string& own, const detail::RecordRange& results,
                    Findings& findings) {
   struct Wrong {
     std::size_t records = 0;
