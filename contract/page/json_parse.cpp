@@ -230,16 +230,24 @@ simdjson::dom::parser& thread_parser_one_deeper() {
   return parser;
 }
 
-// Documents whose pages are gone, kept for the next parse: a page's document is several MiB of tape and
-// strings, and a new one came back from the allocator as fresh pages the kernel had to zero on first touch
-// (page faults were 2 % of a walk). Pages are parsed on the walk's threads and dropped on another, hence
-// one pool behind a mutex rather than one per thread. Never destroyed: documents may be handed back
-// while static objects are destroyed at exit.
+// Documents whose pages are gone, kept for the next parse: a document holds 8 bytes of tape and 5/3 of a byte
+// of strings per byte of the text it can take, and made new for every page it came back from the allocator
+// as fresh pages the kernel zeroed on first touch (page faults were about 2 % of a walk). Pages are parsed
+// on the walk's threads and dropped on another, hence one pool behind a mutex rather than one per thread.
+// What it keeps is bounded by the texts its documents can take together (kKeptText: a document of a page
+// of 1,000 records takes 512 KiB, so 32 of them), which bounds what it holds to about ten times that (of
+// which only the pages a parse wrote are resident).
+// Never destroyed: documents may be handed back while static objects are destroyed at exit.
 class DocumentPool {
  public:
   static DocumentPool& instance() {
     static auto* const pool = new DocumentPool;
     return *pool;
+  }
+
+  std::size_t kept_text() {
+    const std::lock_guard lock(mutex_);
+    return kept_text_;
   }
 
   // A document with room for a text of `size` bytes; nullptr when there is no memory for one.
@@ -250,31 +258,34 @@ class DocumentPool {
       if (!free_.empty()) {
         document = std::move(free_.back());
         free_.pop_back();
+        kept_text_ -= document->capacity();
       }
     }
     if (!document) document = std::make_unique<simdjson::dom::document>();
     // A size that may be kept gets room for the next power of two, so that a page a few bytes longer than
     // the last does not make the document again; a larger one gets just its size.
-    const std::size_t room = size <= kMostCapacity ? std::bit_ceil(std::max<std::size_t>(size, 4096)) : size;
+    const std::size_t room = size <= kMostText ? std::bit_ceil(std::max<std::size_t>(size, 4096)) : size;
     if (document->capacity() < size && document->allocate(room) != simdjson::SUCCESS) return nullptr;
     return {document.release(), [this](simdjson::dom::document* given) { give_back(given); }};
   }
 
  private:
-  // Enough for the pages a walk holds at once (fetched ahead, the one judged, the previous one).
-  static constexpr std::size_t kKept = 16;
-  // A document made for a huge body is not kept: its memory would stay resident for the run.
-  static constexpr std::size_t kMostCapacity = 8u << 20;
+  static constexpr std::size_t kKeptText = 16u << 20;  // the capacities of the kept documents, together
+  static constexpr std::size_t kMostText = 4u << 20;   // a document for a larger text is not kept
 
   void give_back(simdjson::dom::document* given) {
     std::unique_ptr<simdjson::dom::document> document(given);
-    if (document->capacity() > kMostCapacity) return;
+    const std::size_t capacity = document->capacity();
+    if (capacity > kMostText) return;
     const std::lock_guard lock(mutex_);
-    if (free_.size() < kKept) free_.push_back(std::move(document));
+    if (kept_text_ + capacity > kKeptText) return;  // freed once the lock is let go
+    kept_text_ += capacity;
+    free_.push_back(std::move(document));
   }
 
   std::mutex mutex_;
   std::vector<std::unique_ptr<simdjson::dom::document>> free_;
+  std::size_t kept_text_ = 0;  // the capacities of free_'s documents
 };
 
 // Parses into a document of its own (from the pool); simdjson's error when it refuses the text.
@@ -392,6 +403,10 @@ Json parse_finding_repeat(const std::string& text, std::string& repeated) {
 }
 
 }  // namespace
+
+std::size_t kept_document_text() {
+  return DocumentPool::instance().kept_text();
+}
 
 ParsedJson parse_json_dom(const std::string& text) {
   ParsedJson out;

@@ -43,6 +43,8 @@ struct TooDeep : std::runtime_error {
 /// TooDeep when it nests deeper than kMaxJsonDepth (whatever else is wrong with it); std::runtime_error
 /// for a number token over 4096 characters (see parse_json). "-0" is the integer 0 in both.
 ParsedJson parse_json_dom(const std::string& text);
+/// The texts the documents kept for reuse can take together (bytes; at most 16 MiB). For tests.
+std::size_t kept_document_text();
 /// Deepest nesting of [ and { outside strings, stopping as soon as it passes kMaxJsonDepth.
 std::size_t nesting_depth(std::string_view text);
 /// nlohmann's parse error message with the bytes it quotes cut short and invalid UTF-8 replaced: its

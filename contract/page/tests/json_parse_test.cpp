@@ -430,3 +430,21 @@ TEST_CASE("a huge results array of tiny items keeps no members: they are found i
     CHECK(ids == (item.starts_with("{\"id") ? kItems : 0));
   }
 }
+
+TEST_CASE("the documents kept for reuse take at most 16 MiB of text together, none of them over 4 MiB",
+          "[json]") {
+  using entimg::contract::detail::kept_document_text;
+  const auto body = [](std::size_t bytes) { return R"({"results":[")" + std::string(bytes, 'x') + R"("]})"; };
+  {
+    std::vector<entimg::contract::detail::ParsedJson> held;
+    for (int i = 0; i < 64; ++i)
+      held.push_back(parse_json_dom(body(300000)));  // each in a document for 512 KiB: 32 MiB in all
+  }
+  CHECK(kept_document_text() > 0);
+  CHECK(kept_document_text() <= (std::size_t{16} << 20));
+  std::vector<entimg::contract::detail::ParsedJson> held;
+  while (kept_document_text() > 0)  // every kept document taken
+    held.push_back(parse_json_dom(body(10)));
+  { const auto big = parse_json_dom(body(5u << 20)); }  // too big to keep, though there is room
+  CHECK(kept_document_text() == 0);
+}
