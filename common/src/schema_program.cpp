@@ -570,7 +570,7 @@ class Run {
     std::uint64_t seen = 0, members = 0;
     // The last object's slots when it was one of this node (copied: a member that is an object may take
     // last_order over), and this object's, for the next one.
-    std::array<std::int8_t, kMostProperties> was, slots;
+    std::array<std::int8_t, kMostProperties> was, slots{};
     std::uint64_t was_size = 0;
     if (const KeyOrder& order = last_order; order.program == program_ && order.node == &n) {
       was = order.slots;
