@@ -379,28 +379,48 @@ std::size_t longest_number(std::string_view text) {
 // Far beyond any number a double or a 64-bit integer can tell apart.
 constexpr std::size_t kMaxNumberChars = 4096;
 
-// nlohmann::json::parse(text), setting `repeated` to the first key an object of it repeats (in the order of
-// the text), if any and if `repeated` is still empty.
-Json parse_finding_repeat(const std::string& text, std::string& repeated) {
-  std::vector<std::unordered_set<std::string>> open;  // the keys of each object being read
-  return Json::parse(text, [&](int, Json::parse_event_t event, Json& parsed) {
-    switch (event) {
-      case Json::parse_event_t::object_start:
-        open.emplace_back();
-        break;
-      case Json::parse_event_t::object_end:
-        if (!open.empty()) open.pop_back();
-        break;
-      case Json::parse_event_t::key:
-        if (!open.empty() && !open.back().insert(parsed.get<std::string>()).second && repeated.empty())
-          repeated = parsed.get<std::string>();
-        break;
-      default:
-        break;
+// The first key an object of a valid JSON text repeats, in the order of the text, or nullopt: a SAX reader
+// that keeps the keys of each object it is in. Linear (nlohmann's parse with a callback is not: it scans a
+// container again each time one of its objects closes).
+class FirstRepeatedKey : public nlohmann::json_sax<Json> {
+ public:
+  static std::optional<std::string> of(const std::string& text) {
+    FirstRepeatedKey reader;
+    Json::sax_parse(text, &reader);
+    return reader.found_;
+  }
+  bool key(string_t& key) override {
+    if (!open_.empty() && !open_.back().insert(key).second) {
+      found_ = key;
+      return false;  // the first is enough
     }
     return true;
-  });
-}
+  }
+  bool start_object(std::size_t) override {
+    open_.emplace_back();
+    return true;
+  }
+  bool end_object() override {
+    open_.pop_back();
+    return true;
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  std::vector<std::unordered_set<std::string>> open_;  // the keys of each object being read
+  std::optional<std::string> found_;
+};
 
 }  // namespace
 
@@ -415,7 +435,7 @@ ParsedJson parse_json_dom(const std::string& text) {
     if (nesting_depth(text) > kMaxJsonDepth) throw TooDeep();
     if (error == simdjson::DEPTH_ERROR) error = parse_into(thread_parser_one_deeper(), text, out);
   }
-  std::string repeated;
+  std::optional<std::string> repeated;
   if (error == simdjson::SUCCESS) {
     const auto key = scan_body(out.root, text.size(), out.records);
     if (!key) return out;
@@ -425,9 +445,9 @@ ParsedJson parse_json_dom(const std::string& text) {
     throw std::runtime_error("it holds a number of " + std::to_string(digits) + " characters (at most " +
                              std::to_string(kMaxNumberChars) + " are read)");
   // nlohmann's reading, written back as JSON both agree on (throws when the text is not JSON at all). When
-  // simdjson refused the text (an integer beyond 64 bits), the repeated key is found here, by the same parse.
-  const std::string normal =
-      error == simdjson::SUCCESS ? Json::parse(text).dump() : parse_finding_repeat(text, repeated).dump();
+  // simdjson refused the text (an integer beyond 64 bits), its repeated key is looked for in a second pass.
+  const std::string normal = Json::parse(text).dump();
+  if (error != simdjson::SUCCESS) repeated = FirstRepeatedKey::of(text);
   if (parse_into(thread_parser_one_deeper(), normal, out) != simdjson::SUCCESS ||
       scan_body(out.root, normal.size(), out.records))
     throw std::runtime_error("simdjson refused nlohmann's own output, or found a key repeated in it");

@@ -4,6 +4,7 @@
 // places that build or compare whole documents convert to nlohmann::json.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -21,8 +22,10 @@ namespace entimg::contract::detail {
 struct ParsedJson {
   std::shared_ptr<const simdjson::dom::document> document;
   simdjson::dom::element root;
-  std::string repeated_key;  ///< a key an object of the text held twice (the last value was kept), or ""
-  /// The items of the root object's `results` array with the members the rules read (Page::json_records).
+  /// A key an object of the text held twice (the last value was kept; it may be ""); nullopt when none did.
+  std::optional<std::string> repeated_key;
+  /// The items of the root object's `results` array with the members the rules read, unless they are too
+  /// many for the text's size (Page::json_records).
   std::vector<RecordMembers> records;
 };
 

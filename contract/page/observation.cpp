@@ -53,7 +53,7 @@ void parse_body(Page& page) {
   page.json.reset();
   page.json_document.reset();
   page.json_error.clear();
-  page.json_repeated_key.clear();
+  page.json_repeated_key.reset();
   page.json_records.clear();
   const std::string& body = page.exchange.body;
   if (page.exchange.body_truncated) {

@@ -190,10 +190,10 @@ void json_body(const CheckContext&, const Page& page, Findings& findings) {
     return;
   }
   if (page.json && page.json->is_object()) {
-    if (!page.json_repeated_key.empty()) {
+    if (page.json_repeated_key) {
       findings.fail({"json_body",
                      "expected each name once in a JSON object, got " +
-                         detail::quote(page.json_repeated_key) +
+                         detail::quote(*page.json_repeated_key) +
                          " twice: RFC 8259 §4 leaves which value counts to each receiver",
                      page.exchange.url, "", std::nullopt});
       return;

@@ -201,19 +201,20 @@ TEST_CASE("parse_json_dom finds a repeated key wherever it sits in an object of 
   std::string distinct = "{";
   for (std::size_t i = 0; i < 1000; ++i)
     distinct += std::string(i == 0 ? "" : ",") + "\"k" + std::to_string(i) + "\":" + std::to_string(i);
-  CHECK(parse_json_dom(distinct + "}").repeated_key.empty());
+  CHECK_FALSE(parse_json_dom(distinct + "}").repeated_key.has_value());
 }
 
 namespace {
 
 // The first key an object of the text repeats, in the order of the text (as a reader that keeps every
-// object's keys so far would find it), or "". Objects of the texts below have at most 32 keys.
+// object's keys so far would find it; "" is a key like any other), or nullopt. Objects of the texts below
+// have at most 32 keys.
 struct FirstRepeat : nlohmann::json_sax<json> {
   std::vector<std::vector<std::string>> open;  // the keys of each object being read
-  std::string found;
+  std::optional<std::string> found;
   bool key(string_t& key) override {
     auto& keys = open.back();
-    if (found.empty() && std::find(keys.begin(), keys.end(), key) != keys.end()) found = key;
+    if (!found && std::find(keys.begin(), keys.end(), key) != keys.end()) found = key;
     keys.push_back(key);
     return true;
   }
@@ -239,7 +240,7 @@ struct FirstRepeat : nlohmann::json_sax<json> {
   }
 };
 
-std::string first_repeat(const std::string& text) {
+std::optional<std::string> first_repeat(const std::string& text) {
   FirstRepeat reader;
   json::sax_parse(text, &reader);
   return reader.found;

@@ -115,6 +115,27 @@ TEST_CASE("json_body: a 200 body that is not a JSON object fails alone", "[json_
   CHECK(failing_page_rules(deep) == only("json_body"));
 }
 
+TEST_CASE("json_body: a key an object repeats fails, the empty key and a body simdjson refuses included",
+          "[json_body]") {
+  const std::string page = page_body(300, 0, 12).dump();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"count":1,)" + page.substr(1), "count"},
+      {R"({"":1,"":2,)" + page.substr(1), ""},  // "" is a key like any other
+      // an integer beyond 64 bits: simdjson refuses the text and nlohmann reads it
+      {R"({"big":99999999999999999999,"":1,"":2,)" + page.substr(1), ""},
+      {R"({"big":99999999999999999999,"x":{"a":1,"a":2},)" + page.substr(1), "a"},
+  };
+  for (const auto& [text, key] : cases) {
+    INFO(text.substr(0, 60));
+    Findings findings;
+    check_page(context(), make_page_text(text, {}, 12, 0), findings);
+    REQUIRE(failing_rules(findings).contains("json_body"));
+    CHECK(message_of(findings, "json_body") ==
+          "expected each name once in a JSON object, got \"" + key +
+              "\" twice: RFC 8259 §4 leaves which value counts to each receiver");
+  }
+}
+
 TEST_CASE("page_schema: envelope violations fail alone and name the pointer", "[page_schema]") {
   json body = page_body(300, 0, 12);
   body["limit"] = 12;  // edw's other paginator adds it; this endpoint does not

@@ -32,10 +32,13 @@ struct Page {
   std::shared_ptr<const simdjson::dom::document> json_document;  ///< owns what json points into
   std::string json_error;                                        ///< why the body is not JSON, otherwise
   /// A key some object of the body repeats (RFC 8259 §4: receivers differ on which value counts); the
-  /// DOM keeps the last, as nlohmann, Python and JavaScript do. Empty when every key is unique.
-  std::string json_repeated_key;
-  /// One per item of `results` when the body is an object whose `results` is an array (in its order),
-  /// else empty; points into json_document like json.
+  /// DOM keeps the last, as nlohmann, Python and JavaScript do. It may be "" (a key like any other);
+  /// nullopt when every key is unique.
+  std::optional<std::string> json_repeated_key;
+  /// One per item of `results` when the body is an object whose `results` is an array (in its order), unless
+  /// the items are too many for the body's size (a huge array of tiny items); else empty. Read them through
+  /// detail::result_records, which finds each item's members itself when they were not kept. Points into
+  /// json_document like json.
   std::vector<RecordMembers> json_records;
   /// The content coding the body came in ("gzip", "br"), which the request accepted: exchange.body then
   /// holds the decoded text. "" for a body that came plain.
