@@ -208,42 +208,22 @@ namespace {
 
 // The first key an object of the text repeats, in the order of the text (as a reader that keeps every
 // object's keys so far would find it; "" is a key like any other), or nullopt. Objects of the texts below
-// have at most 32 keys.
-struct FirstRepeat : nlohmann::json_sax<json> {
+// have at most 32 keys. Read through nlohmann's parse callback (quadratic on large containers, fine for
+// these), not the SAX reader the parse itself uses.
+std::optional<std::string> first_repeat(const std::string& text) {
   std::vector<std::vector<std::string>> open;  // the keys of each object being read
   std::optional<std::string> found;
-  bool key(string_t& key) override {
-    auto& keys = open.back();
-    if (!found && std::find(keys.begin(), keys.end(), key) != keys.end()) found = key;
-    keys.push_back(key);
+  [[maybe_unused]] const json read = json::parse(text, [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) open.emplace_back();
+    if (event == json::parse_event_t::object_end) open.pop_back();
+    if (event == json::parse_event_t::key) {
+      const auto key = parsed.get<std::string>();
+      if (!found && std::find(open.back().begin(), open.back().end(), key) != open.back().end()) found = key;
+      open.back().push_back(key);
+    }
     return true;
-  }
-  bool start_object(std::size_t) override {
-    open.emplace_back();
-    return true;
-  }
-  bool end_object() override {
-    open.pop_back();
-    return true;
-  }
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    return false;
-  }
-};
-
-std::optional<std::string> first_repeat(const std::string& text) {
-  FirstRepeat reader;
-  json::sax_parse(text, &reader);
-  return reader.found;
+  });
+  return found;
 }
 
 // A page body as a server might send it, odd on purpose: records with keys of their own (some as long as a
