@@ -354,6 +354,7 @@ httplib::Request Client::Impl::make_request(std::string_view method, const Targe
     std::uint64_t announced = 0;
     if (std::from_chars(length.data(), length.data() + length.size(), announced).ec == std::errc{})
       out.body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(announced, cap)) + kParsePadding);
+    if (raw->bulk != nullptr) raw->bulk->expect_body(detail::body_bytes_expected(head, cap));
     watchdog_.headers_done(*raw);
     return true;
   };

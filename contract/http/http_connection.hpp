@@ -9,6 +9,7 @@
 
 #include <httplib.h>
 
+#include "http_bulk.hpp"
 #include "http_detail.hpp"
 
 namespace entimg::contract::detail {
@@ -23,6 +24,7 @@ struct Connection {
   Target where;
   std::unique_ptr<httplib::ClientImpl> http;
   httplib::SSLClient* tls = nullptr;  ///< http as an SSLClient, for the verify result
+  BulkReadClient* bulk = nullptr;     ///< http as the plain-HTTP client, told when a body comes
   bool ca_bundle_failed = false;      ///< ClientOptions::cacert could not be loaded
   // The fields below are guarded by the Watchdog's mutex.
   int fd = -1;              ///< a dup of cpp-httplib's socket: the socket stays valid while we hold it

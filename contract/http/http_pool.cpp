@@ -23,7 +23,9 @@ std::unique_ptr<Connection> ConnectionPool::connect_to(const Target& target) {
     conn->tls = tls.get();
     conn->http = std::move(tls);
   } else {
-    conn->http = std::make_unique<httplib::ClientImpl>(target.host, target.port);
+    auto plain = std::make_unique<BulkReadClient>(target.host, target.port);
+    conn->bulk = plain.get();
+    conn->http = std::move(plain);
   }
   auto& http = *conn->http;
   http.set_keep_alive(true);

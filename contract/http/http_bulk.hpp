@@ -1,0 +1,48 @@
+#pragma once
+// The plain-HTTP client of a pooled connection: cpp-httplib's ClientImpl with its own socket stream, which
+// reads a response body in large blocks instead of cpp-httplib's 4 KiB, and never past the body's end.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <httplib.h>
+
+namespace entimg::contract::detail {
+
+/// The most one read of a body takes from the socket: about what curl asks for.
+inline constexpr std::size_t kBulkRead = 128 * 1024;
+
+/// cpp-httplib's ClientImpl whose stream takes a body from the socket kBulkRead bytes at a time where
+/// cpp-httplib's own stream (which Debian's shared library fixes at 4 KiB) makes two system calls per 4 KiB.
+/// Until expect_body() it reads exactly as cpp-httplib's stream does, so what a response's head leaves
+/// unread in the socket stays there; after it, it reads ahead only within the bytes the body will take.
+class BulkReadClient final : public httplib::ClientImpl {
+ public:
+  BulkReadClient(const std::string& host, int port);
+  ~BulkReadClient() override;
+  BulkReadClient(const BulkReadClient&) = delete;
+  BulkReadClient& operator=(const BulkReadClient&) = delete;
+
+  /// The head is read and cpp-httplib reads `bytes` of body next; the socket may be read ahead that far.
+  void expect_body(std::uint64_t bytes);
+  /// recv() calls made so far (for tests).
+  std::size_t socket_reads() const { return socket_reads_; }
+
+  class BodyStream;
+
+ private:
+  bool process_socket(const Socket& socket, std::function<bool(httplib::Stream& strm)> callback) override;
+
+  std::unique_ptr<char[]> buffer_;  ///< kBulkRead bytes, taken on the first request
+  BodyStream* current_ = nullptr;   ///< the stream of the request in progress
+  std::size_t socket_reads_ = 0;
+};
+
+/// How many bytes of body cpp-httplib 0.11 reads after `head`, by its own rules (the first Content-Length
+/// as strtoull reads it; none when chunked; to the end of the connection without a length), at most `cap`.
+/// Call it only where cpp-httplib calls the response handler: not for HEAD or a 204.
+std::uint64_t body_bytes_expected(const httplib::Response& head, std::uint64_t cap);
+
+}  // namespace entimg::contract::detail
