@@ -151,6 +151,13 @@ bool mime(std::string_view text) {
   return text.empty() || (text.size() > 6 && text.starts_with("image/") && all(text.substr(6), kMimeSub));
 }
 
+// A text the image pattern matches is "http" or "https", "://", a host of [A-Za-z0-9.-] or an IP literal, an
+// optional port of digits, then path segments of pchar and %HH: an RFC 3986 URI with nothing for is_uri to
+// refuse, as long as the host is not an IP literal, whose brackets the pattern checks only loosely.
+bool image_is_uri(std::string_view matched) {
+  return matched[matched[4] == 's' ? 8 : 7] != '[';
+}
+
 }  // namespace
 
 PatternMatcher known_pattern(std::string_view pattern) {
@@ -158,6 +165,10 @@ PatternMatcher known_pattern(std::string_view pattern) {
   if (pattern == kFile) return file;
   if (pattern == kMime) return mime;
   return nullptr;
+}
+
+PatternMatcher known_pattern_uri_proof(std::string_view pattern) {
+  return pattern == kImage ? image_is_uri : nullptr;
 }
 
 }  // namespace entimg::common::detail

@@ -14,4 +14,9 @@ using PatternMatcher = bool (*)(std::string_view text);
 /// The matcher for `pattern` when it is one of the schema's, character for character; null otherwise.
 PatternMatcher known_pattern(std::string_view pattern);
 
+/// For a known pattern whose matches are URIs (as is_uri, uri_format.hpp, says) whenever a cheap test holds:
+/// that test, to be asked only of a text the pattern matches; null for the others. The image pattern's
+/// matches are URIs but for a bracketed host, which the pattern takes more loosely than RFC 3986.
+PatternMatcher known_pattern_uri_proof(std::string_view pattern);
+
 }  // namespace entimg::common::detail

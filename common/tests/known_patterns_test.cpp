@@ -14,12 +14,15 @@
 #include "ecma_regex.hpp"
 #include "entimg/common/prng.hpp"
 #include "entimg/common/schema.hpp"
+#include "uri_format.hpp"
 
 namespace {
 
 using entimg::common::Pcg32;
 using entimg::common::detail::EcmaRegex;
+using entimg::common::detail::is_uri;
 using entimg::common::detail::known_pattern;
+using entimg::common::detail::known_pattern_uri_proof;
 
 std::string pick(Pcg32& rng, const std::vector<std::string>& from) {
   return from[rng.below(static_cast<std::uint32_t>(from.size()))];
@@ -61,7 +64,8 @@ std::string name(Pcg32& rng) {
 std::string image(Pcg32& rng) {
   return either(rng, {"http://", "https://"}, {"HTTP://", "ftp://", "http:/", "https:", ""}) +
          either(rng, {"example.com", "127.0.0.1", "[::1]", "[2001:db8::7]", "a-b.c", "host"},
-                {"[v1.x]", "[]", "ex_ample.com", "", "[::1", "u@h", "h]"}) +
+                // the last two match the pattern's loose IP literal but are no IPv6 address
+                {"[v1.x]", "[]", "ex_ample.com", "", "[::1", "u@h", "h]", "[1::2::3]", "[ab.cd]"}) +
          either(rng, {"", ":8000", ":1", ":65535"}, {":123456", ":", ":x", "::80"}) +
          either(rng, {"", "/static", "/a/b", "//", "/%41", "/:@!$&'()*+,;=", "/media/filer_public"},
                 {"/a b", "/\xc3\xbc", "/x%2", "x", "/%g0"}) +
@@ -179,4 +183,34 @@ TEST_CASE("the hand-written matchers answer as PCRE2 does on seeded random strin
   // Both verdicts are common, so a matcher that always said one of them would fail above.
   CHECK(matched > compared / 10);
   CHECK(matched < compared * 9 / 10);
+}
+
+// The schema program skips the image URL's format check when the image pattern's match proves it: every
+// match the proof accepts must be a URI, and matches that are no URI (a loose IP literal) must exist and be
+// refused by the proof, or the test would not tell a proof that accepts everything.
+TEST_CASE("a match of the image pattern the URI proof accepts is a URI", "[known_patterns]") {
+  const std::uint64_t seed = GENERATE(as<std::uint64_t>(), 1, 2, 3);
+  INFO("seed " << seed << " (common_tests \"a match of the image pattern the URI proof accepts*\")");
+  const std::string pattern = schema_pattern("image");
+  const auto matcher = known_pattern(pattern);
+  const auto proof = known_pattern_uri_proof(pattern);
+  REQUIRE(matcher != nullptr);
+  REQUIRE(proof != nullptr);
+  CHECK(known_pattern_uri_proof(schema_pattern("file")) == nullptr);
+  Pcg32 rng(seed, 78);
+  std::size_t proved = 0, refused_not_uri = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string valid = image(rng);
+    const std::string text = rng.chance(30) ? valid : edited(rng, valid);
+    if (!valid_utf8(text) || !matcher(text)) continue;
+    if (proof(text)) {
+      ++proved;
+      if (!is_uri(text))
+        FAIL("string " << i << ": " << nlohmann::json(text).dump() << " is proved but no URI");
+    } else if (!is_uri(text)) {
+      ++refused_not_uri;
+    }
+  }
+  CHECK(proved > 1000);
+  CHECK(refused_not_uri > 0);
 }
