@@ -13,6 +13,7 @@
 #include "message_text.hpp"
 #include "mime_types.hpp"
 #include "rule_tables.hpp"
+#include "text_scan.hpp"
 
 namespace entimg::contract {
 namespace {
@@ -31,28 +32,17 @@ std::string_view path_prefix(const CheckContext& context) {
                                          : std::string_view{};
 }
 
-// Where the first of the characters `stops` is in text, or its size. string_view::find_first_of calls memchr
-// once per character of text (url_path was a tenth of the walk's instructions); one memchr per stop scans
-// a whole image URL at once.
-std::size_t first_of(std::string_view text, std::string_view stops) {
-  std::size_t first = text.size();
-  for (const char stop : stops)
-    if (const void* at = std::memchr(text.data(), stop, first); at != nullptr)
-      first = static_cast<std::size_t>(static_cast<const char*>(at) - text.data());
-  return first;
-}
-
 // The path of an absolute URL or of an origin-relative one; nullopt for anything else.
 std::optional<std::string_view> url_path(std::string_view url) {
   if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
     const std::string_view rest = url.substr(scheme + 3);
-    const std::size_t slash = first_of(rest, "/?#");
+    const std::size_t slash = detail::first_of(rest, "/?#");
     if (slash == rest.size() || rest[slash] != '/') return std::string_view{};
     url = rest.substr(slash);
   } else if (!url.starts_with('/')) {
     return std::nullopt;
   }
-  return url.substr(0, first_of(url, "?#"));
+  return url.substr(0, detail::first_of(url, "?#"));
 }
 
 // Which bytes are lowercase hex digits, as a table: a file's hex digits are random, so a test of the form
@@ -278,7 +268,7 @@ void image_matches_file(const CheckContext& context, const Page& page, Findings&
       continue;
     }
     std::string_view path = *raw_path;
-    if (path.find('%') != std::string_view::npos) {
+    if (detail::first_of(path, "%") != path.size()) {
       decoded = common::percent_decode(path, false);
       path = decoded;
     }

@@ -10,6 +10,7 @@
 #include "entimg/common/prng.hpp"
 #include "entimg/contract/rules.hpp"
 #include "mime_types.hpp"
+#include "text_scan.hpp"
 
 using namespace entimg::contract;
 using namespace entimg::contract::test;
@@ -633,4 +634,33 @@ TEST_CASE("per-record cost of the page rules", "[.][bench]") {
     WalkChecker w(c);
     w.add(p, f);
   });
+}
+
+// first_of scans 16 bytes at a time with an overlapping last block: every stop at every place of texts of
+// every length up to 70, and texts without one, against a plain loop.
+TEST_CASE("first_of finds the first stop wherever it is, as a plain loop does", "[rules]") {
+  const auto plain = [](std::string_view text, std::string_view stops) {
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (stops.find(text[i]) != std::string_view::npos) return i;
+    return text.size();
+  };
+  for (const std::string_view stops :
+       {std::string_view("%"), std::string_view("?#"), std::string_view("/?#")}) {
+    for (std::size_t size = 0; size <= 70; ++size) {
+      std::string text(size, 'a');
+      for (std::size_t i = 0; i < size; ++i)
+        text[i] = static_cast<char>('a' + i % 26);
+      CHECK(detail::first_of(text, stops) == size);
+      for (std::size_t at = 0; at < size; ++at) {
+        for (const char stop : stops) {
+          std::string with = text;
+          with[at] = stop;
+          if (at + 3 < size) with[at + 3] = stops[0];  // a later stop must not win
+          INFO("stops " << stops << ", size " << size << ", at " << at);
+          CHECK(detail::first_of(with, stops) == plain(with, stops));
+          CHECK(detail::first_of(with, stops) == at);
+        }
+      }
+    }
+  }
 }
