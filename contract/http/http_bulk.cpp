@@ -68,6 +68,7 @@ class BulkReadClient::BodyStream final : public httplib::Stream {
   void expect_body(std::uint64_t bytes) {
     const std::size_t held = end_ - begin_;
     ahead_ = bytes > held ? bytes - held : 0;
+    in_body_ = true;
   }
 
   bool is_readable() const override { return begin_ < end_ || wait_for(fd_, POLLIN, read_ms_) > 0; }
@@ -83,6 +84,31 @@ class BulkReadClient::BodyStream final : public httplib::Stream {
   }
 
   ssize_t read(char* ptr, std::size_t size) override {
+    const ssize_t n = next(ptr, size);
+    if (in_body_ || n <= 0) return n;
+    head_bytes_ += static_cast<std::uint64_t>(n);
+    if (head_bytes_ <= client_.head_limit_) return n;
+    if (!head_over_ && client_.on_head_over_) client_.on_head_over_();
+    head_over_ = true;
+    return -1;
+  }
+
+  ssize_t write(const char* ptr, std::size_t size) override {
+    if (!is_writable()) return -1;
+    ssize_t n = 0;
+    do {
+      n = ::send(fd_, ptr, size, MSG_NOSIGNAL);
+    } while (n < 0 && errno == EINTR);
+    return n;
+  }
+
+  void get_remote_ip_and_port(std::string& ip, int& port) const override { address_of(fd_, true, ip, port); }
+  void get_local_ip_and_port(std::string& ip, int& port) const override { address_of(fd_, false, ip, port); }
+  socket_t socket() const override { return fd_; }
+
+ private:
+  // The next bytes for cpp-httplib, from the buffer or the socket.
+  ssize_t next(char* ptr, std::size_t size) {
     if (begin_ < end_) return take(ptr, size);
     begin_ = end_ = 0;
     char* const buffer = client_.buffer_.get();
@@ -102,20 +128,6 @@ class BulkReadClient::BodyStream final : public httplib::Stream {
     return take(ptr, size);
   }
 
-  ssize_t write(const char* ptr, std::size_t size) override {
-    if (!is_writable()) return -1;
-    ssize_t n = 0;
-    do {
-      n = ::send(fd_, ptr, size, MSG_NOSIGNAL);
-    } while (n < 0 && errno == EINTR);
-    return n;
-  }
-
-  void get_remote_ip_and_port(std::string& ip, int& port) const override { address_of(fd_, true, ip, port); }
-  void get_local_ip_and_port(std::string& ip, int& port) const override { address_of(fd_, false, ip, port); }
-  socket_t socket() const override { return fd_; }
-
- private:
   ssize_t take(char* ptr, std::size_t size) {
     const std::size_t n = std::min(size, end_ - begin_);
     std::memcpy(ptr, client_.buffer_.get() + begin_, n);
@@ -140,6 +152,9 @@ class BulkReadClient::BodyStream final : public httplib::Stream {
   std::size_t begin_ = 0;  ///< unread bytes of the client's buffer: [begin_, end_)
   std::size_t end_ = 0;
   std::uint64_t ahead_ = 0;  ///< body bytes still in the socket that may be read ahead
+  bool in_body_ = false;     ///< expect_body() was called: the head is read
+  std::uint64_t head_bytes_ = 0;
+  bool head_over_ = false;
 };
 
 BulkReadClient::BulkReadClient(const std::string& host, int port) : httplib::ClientImpl(host, port) {}
@@ -147,6 +162,11 @@ BulkReadClient::~BulkReadClient() = default;
 
 void BulkReadClient::expect_body(std::uint64_t bytes) {
   if (current_ != nullptr) current_->expect_body(bytes);
+}
+
+void BulkReadClient::limit_head(std::uint64_t bytes, std::function<void()> on_over) {
+  head_limit_ = bytes;
+  on_head_over_ = std::move(on_over);
 }
 
 bool BulkReadClient::process_socket(const Socket& socket,

@@ -27,6 +27,10 @@ class BulkReadClient final : public httplib::ClientImpl {
 
   /// The head is read and cpp-httplib reads `bytes` of body next; the socket may be read ahead that far.
   void expect_body(std::uint64_t bytes);
+  /// A head (status line and headers) longer than `bytes` fails the read that passes it, after `on_over()`:
+  /// counted as cpp-httplib takes it, so no status line or header line past it ever reaches cpp-httplib's
+  /// parser, and no thread has to watch the head being read.
+  void limit_head(std::uint64_t bytes, std::function<void()> on_over);
   /// recv() calls made so far (for tests).
   std::size_t socket_reads() const { return socket_reads_; }
 
@@ -38,6 +42,8 @@ class BulkReadClient final : public httplib::ClientImpl {
   std::unique_ptr<char[]> buffer_;  ///< kBulkRead bytes, taken on the first request
   BodyStream* current_ = nullptr;   ///< the stream of the request in progress
   std::size_t socket_reads_ = 0;
+  std::uint64_t head_limit_ = UINT64_MAX;
+  std::function<void()> on_head_over_;
 };
 
 /// How many bytes of body cpp-httplib 0.11 reads after `head`, by its own rules (the first Content-Length

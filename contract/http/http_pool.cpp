@@ -24,6 +24,7 @@ std::unique_ptr<Connection> ConnectionPool::connect_to(const Target& target) {
     conn->http = std::move(tls);
   } else {
     auto plain = std::make_unique<BulkReadClient>(target.host, target.port);
+    plain->limit_head(kHeaderAllowance, [this, raw = conn.get()] { watchdog_.cut(*raw, Cut::too_big); });
     conn->bulk = plain.get();
     conn->http = std::move(plain);
   }

@@ -12,7 +12,8 @@ namespace {
 using std::chrono::milliseconds;
 
 constexpr auto kWatchInterval = milliseconds(10);
-// While a response head is read, so a server sending one without end is cut soon after the allowance.
+// While a TLS response head is read, so a server sending one without end is cut soon after the allowance
+// (a plain-HTTP head is counted by its stream, http_bulk.hpp).
 constexpr auto kHeadWatchInterval = milliseconds(1);
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
@@ -52,6 +53,11 @@ void Watchdog::headers_done(Connection& conn) {
   conn.headers_done = true;
 }
 
+void Watchdog::cut(Connection& conn, Cut why) {
+  const std::lock_guard lock(mutex_);
+  if (conn.cut == Cut::none) conn.cut = why;
+}
+
 int Watchdog::socket_of(Connection& conn) {
   const std::lock_guard lock(mutex_);
   return conn.fd;
@@ -72,6 +78,7 @@ TcpCounters Watchdog::attempt_base(Connection& conn) {
 bool Watchdog::begin(Connection& conn) {
   const auto now = Clock::now();
   bool had_socket = false;
+  bool wake = false;
   {
     const std::lock_guard lock(mutex_);
     conn.cut = Cut::none;
@@ -88,8 +95,12 @@ bool Watchdog::begin(Connection& conn) {
     conn.segments_base = counters ? counters->data_segments : 0;
     had_socket = conn.fd >= 0;
     in_flight_.push_back(&conn);
+    // The thread looks at a new attempt when it next wakes, and is woken now only when that would be too
+    // late: it sleeps without end, the attempt's cut comes first, or a TLS head needs the short interval (a
+    // plain-HTTP stream bounds its head itself). A wake per request was a thread switch or two per page.
+    wake = conn.cut_at < wake_at_ || conn.bulk == nullptr;
   }
-  changed_.notify_all();
+  if (wake) changed_.notify_all();
   return had_socket;
 }
 
@@ -108,6 +119,7 @@ void Watchdog::watch() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     if (in_flight_.empty()) {
+      wake_at_ = Clock::time_point::max();
       changed_.wait(lock);
       continue;
     }
@@ -115,9 +127,11 @@ void Watchdog::watch() {
     bool reading_head = false;
     for (Connection* conn : in_flight_) {
       inspect(*conn, now);
-      reading_head = reading_head || !conn->headers_done;
+      reading_head = reading_head || (!conn->headers_done && conn->bulk == nullptr);
     }
-    changed_.wait_for(lock, reading_head ? kHeadWatchInterval : kWatchInterval);
+    const auto interval = reading_head ? kHeadWatchInterval : kWatchInterval;
+    wake_at_ = now + interval;
+    changed_.wait_for(lock, interval);
   }
 }
 

@@ -32,6 +32,8 @@ class Watchdog {
   void on_socket(Connection& conn, int sock);
   /// The response head of conn's attempt is read: the body's allowance applies from now.
   void headers_done(Connection& conn);
+  /// conn's attempt is cut for `why` by its reader (a plain-HTTP head over the allowance, http_bulk.hpp).
+  void cut(Connection& conn, Cut why);
   /// conn's socket, -1 when it has none (it changes only on reconnect).
   int socket_of(Connection& conn);
   /// Bytes waiting unread on conn's socket.
@@ -48,6 +50,7 @@ class Watchdog {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<Connection*> in_flight_;
+  Clock::time_point wake_at_ = Clock::time_point::max();  ///< when the watching thread looks next
   bool stopping_ = false;
   std::thread thread_;
 };

@@ -110,3 +110,31 @@ TEST_CASE("the body length read ahead follows cpp-httplib's reading of the head"
   // No length: the body runs to the end of the connection, which nothing follows.
   CHECK(body_bytes_expected(head_with({}), kCap) == kCap);
 }
+
+TEST_CASE("a head over the limit fails the read that passes it, and says so once", "[http]") {
+  const std::string head =
+      "HTTP/1.1 200 OK\r\nX-Pad: " + std::string(1000, 'p') + "\r\nContent-Length: 2\r\n\r\n";
+  RawServer server([&head](int fd, const std::atomic<bool>& stopping) {
+    while (!read_head(fd, stopping).empty())
+      if (!send_all(fd, head + "ok", stopping)) return;
+  });
+  for (const std::size_t limit : {head.size(), head.size() - 1}) {
+    BulkReadClient client("127.0.0.1", server.port());
+    int over = 0;
+    client.limit_head(limit, [&over] { ++over; });
+    httplib::Request req = get(client, "/");
+    httplib::Response res;
+    httplib::Error error = httplib::Error::Success;
+    const bool sent = client.send(req, res, error);
+    CAPTURE(limit, head.size());
+    if (limit == head.size()) {  // a head of exactly the limit is whole, and its body is read
+      CHECK(sent);
+      CHECK(res.body == "ok");
+      CHECK(over == 0);
+    } else {
+      CHECK_FALSE(sent);
+      CHECK(error == httplib::Error::Read);
+      CHECK(over == 1);
+    }
+  }
+}
