@@ -561,6 +561,26 @@ bool SchemaValidator::is_valid(const simdjson::dom::element& doc) const {
   return conforms(impl_->schema, detail::SimdjsonAdapter(doc));
 }
 
+SchemaValidator::MemberSlots SchemaValidator::member_slots(std::span<const std::string_view> names) const {
+  if (names.size() > 32) throw std::invalid_argument("member_slots: more than 32 names");
+  MemberSlots out;
+  out.slots.fill(-1);
+  if (!impl_->program) return out;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const std::int32_t slot = impl_->program->root_slot(names[k]);
+    if (slot < 0) continue;
+    out.slots[k] = static_cast<std::int8_t>(slot);
+    out.usable |= std::uint32_t{1} << k;
+  }
+  return out;
+}
+
+bool SchemaValidator::is_valid(const simdjson::dom::element& object, const MemberSlots& slots,
+                               std::span<const simdjson::dom::element> by_key, std::uint32_t present) const {
+  if (!impl_->program || (present & ~slots.usable) != 0) return is_valid(object);
+  return impl_->program->accepts_members(object, by_key, present, slots.slots);
+}
+
 std::vector<SchemaError> SchemaValidator::validate(const nlohmann::json& doc) const {
   if (is_valid(doc)) return {};
   const SchemaTexts& texts = impl_->texts;

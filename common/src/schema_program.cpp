@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -610,6 +611,30 @@ class Run {
            members <= n.max_properties;
   }
 
+ public:
+  // object_ok's verdict on the root object (a node with object_checks and no allOf) whose members the caller
+  // found: by_key[k] for each bit k of `present`, under the name of root slot slots[k], each name once.
+  bool root_members_ok(std::span<const typename Dom::Value> by_key, std::uint32_t present,
+                       std::span<const std::int8_t> slots) const {
+    const Node& n = nodes_[0];
+    std::uint64_t seen = 0;
+    for (std::uint32_t rest = present; rest != 0; rest &= rest - 1) {
+      const auto key = static_cast<std::size_t>(std::countr_zero(rest));
+      const auto slot = static_cast<std::size_t>(slots[key]);
+      seen |= std::uint64_t{1} << slot;
+      const std::int32_t target = n.property_nodes[slot];
+      if (target >= 0) {
+        if (!member_ok(target, by_key[key])) return false;
+      } else if (n.extra == Node::Extra::forbidden ||
+                 (n.extra == Node::Extra::schema && !accepts(n.extra_node, by_key[key]))) {
+        return false;  // a name only required is an additional property
+      }
+    }
+    const auto members = static_cast<std::uint64_t>(std::popcount(present));
+    return (seen & n.required) == n.required && members >= n.min_properties && members <= n.max_properties;
+  }
+
+ private:
   // The same verdict from the declared names (names are unique in such an object): every member found is
   // checked, and any member beyond them is an additional one. All are looked up before any is checked, so
   // the look-ups wait for memory together.
@@ -671,6 +696,22 @@ bool SchemaProgram::accepts(const nlohmann::json& doc, IntegerModel model) const
 
 bool SchemaProgram::accepts(simdjson::dom::element doc, IntegerModel model) const {
   return Run<SimdjsonDom>(nodes_->nodes, nodes_->id, model).accepts(0, doc);
+}
+
+std::int32_t SchemaProgram::root_slot(std::string_view name) const {
+  return nodes_->nodes[0].properties.find(name);
+}
+
+bool SchemaProgram::accepts_members(simdjson::dom::element object,
+                                    std::span<const simdjson::dom::element> by_key, std::uint32_t present,
+                                    std::span<const std::int8_t> slots) const {
+  const Node& root = nodes_->nodes[0];
+  // The short way is for a plain object node; anything else (a root that rejects all, allOf) the long way.
+  if (root.reject_all || (root.types & kObject) == 0 || !root.all_of.empty() ||
+      object.type() != simdjson::dom::element_type::OBJECT)
+    return accepts(object);
+  return !root.object_checks || Run<SimdjsonDom>(nodes_->nodes, nodes_->id, IntegerModel::token)
+                                    .root_members_ok(by_key, present, slots);
 }
 
 std::uint64_t code_points(std::string_view text) {

@@ -10,7 +10,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <simdjson.h>
@@ -38,6 +40,15 @@ class SchemaProgram {
   bool accepts(const nlohmann::json& doc, IntegerModel model = IntegerModel::token) const;
   /// The same on simdjson's DOM. An object with a repeated key has every member checked.
   bool accepts(simdjson::dom::element doc, IntegerModel model = IntegerModel::token) const;
+
+  /// The slot `name` has among the root's properties and required names, or -1 when the root names no such
+  /// member: for a caller that finds an object's members itself (accepts_members).
+  std::int32_t root_slot(std::string_view name) const;
+  /// accepts(object), for an object whose members the caller has found: exactly one member by_key[k] for
+  /// each bit k of `present`, each under its own name, whose root slot is slots[k] (>= 0). The program then
+  /// checks the members by slot, without a walk over the object's keys and their look-ups.
+  bool accepts_members(simdjson::dom::element object, std::span<const simdjson::dom::element> by_key,
+                       std::uint32_t present, std::span<const std::int8_t> slots) const;
 
  private:
   struct Nodes;

@@ -1,10 +1,12 @@
 #include "entimg/common/schema.hpp"
+#include "entimg/common/prng.hpp"
 
 #include "ecma_regex.hpp"      // common/src: the pattern engine behind the validator
 #include "schema_program.hpp"  // and the compiled checks
 #include "uri_format.hpp"      // and their "uri" format
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
@@ -681,4 +683,68 @@ TEST_CASE("a schema compiles unless it uses a keyword only valijson runs", "[sch
       refused(
           R"({"definitions": {"a": {"allOf": [{"$ref": "#/definitions/a"}]}}, "$ref": "#/definitions/a"})"),
       Catch::Contains("allOf"));
+}
+
+TEST_CASE("members given by slot get the verdict of the object they come from, on seeded random objects",
+          "[schema]") {
+  // The suite hands a record's members by slot when the parse found each under a record key; these schemas
+  // cover what a root's slots can be: required names with no schema, additional members forbidden, judged by
+  // a schema or allowed, member counts, and roots the short way does not take (allOf, false, not an object).
+  const std::vector<std::string> schemas = {
+      R"({"type": "object", "required": ["a", "b", "z"], "additionalProperties": false,
+          "properties": {"a": {"type": "integer", "minimum": 1}, "b": {"type": ["string", "null"]},
+                         "c": {"type": "string", "pattern": "^x+$", "maxLength": 9}}})",
+      R"({"required": ["a"], "properties": {"b": {"type": "integer"}},
+          "additionalProperties": {"type": "string", "maxLength": 2}, "minProperties": 2, "maxProperties": 3})",
+      R"({"type": ["object", "array"], "properties": {"a": {"type": "null"}}, "required": ["z"]})",
+      R"({"properties": {"a": {"type": "integer"}}, "allOf": [{"required": ["b"]}]})",
+      R"(false)",
+      R"({"type": "string", "properties": {"a": {"type": "integer"}}})",
+      R"({"type": "object"})"};
+  const std::vector<std::string_view> names = {"a", "b", "c", "z", "other"};  // "other": no slot anywhere
+  const std::vector<std::string> values = {"1",       "0",    "-3",   "1.5", "\"x\"", "\"xx\"",
+                                           "\"xyz\"", "null", "true", "[]",  "{}"};
+  const std::vector<std::string> likely = {"1", "\"x\"", "\"xx\"", "0", "\"ab\""};  // by name
+  ScratchDir dir("by_slot");
+  const std::uint64_t seed = GENERATE(as<std::uint64_t>(), 1, 2, 3);
+  INFO("seed " << seed << " (entimg_common_tests \"members given by slot*\")");
+  entimg::common::Pcg32 rng(seed, 71);
+  simdjson::dom::parser parser;
+  int by_slot = 0, valid = 0;
+  for (std::size_t s = 0; s < schemas.size(); ++s) {
+    const auto validator =
+        SchemaValidator::from_file(dir.write("s" + std::to_string(s) + ".schema.json", schemas[s]));
+    REQUIRE(validator.compiled_program() != nullptr);
+    const SchemaValidator::MemberSlots slots = validator.member_slots(names);
+    for (int round = 0; round < 400; ++round) {
+      // Distinct names in a random order, each with a random value.
+      std::vector<std::size_t> order = {0, 1, 2, 3, 4};
+      for (std::size_t i = order.size(); i > 1; --i)
+        std::swap(order[i - 1], order[rng.below(static_cast<std::uint32_t>(i))]);
+      order.resize(rng.below(4) == 0 ? rng.below(6) : 3 + rng.below(3));
+      std::string text = "{";
+      for (const std::size_t k : order)  // half the time a value the first schemas accept under that name
+        text +=
+            (text.size() > 1 ? "," : "") + ("\"" + std::string(names[k]) + "\":") +
+            (rng.below(2) == 0 ? likely[k] : values[rng.below(static_cast<std::uint32_t>(values.size()))]);
+      text += "}";
+      simdjson::dom::element object;
+      REQUIRE(parser.parse(text).get(object) == simdjson::SUCCESS);
+      std::array<simdjson::dom::element, 5> by_key{};
+      std::uint32_t present = 0;
+      for (const auto field : simdjson::dom::object(object.get_object().value_unsafe())) {
+        const auto k =
+            static_cast<std::size_t>(std::find(names.begin(), names.end(), field.key) - names.begin());
+        by_key[k] = field.value;
+        present |= std::uint32_t{1} << k;
+      }
+      INFO("schema " << schemas[s] << "\nobject " << text);
+      const bool whole = validator.is_valid(object);
+      REQUIRE(validator.is_valid(object, slots, by_key, present) == whole);
+      valid += whole ? 1 : 0;
+      by_slot += (present & ~slots.usable) == 0 ? 1 : 0;
+    }
+  }
+  CHECK(valid > 200);    // both verdicts come up
+  CHECK(by_slot > 150);  // and many objects have every member in a slot
 }

@@ -125,7 +125,7 @@ inline std::optional<std::int64_t> record_id(Json record) {
 }
 
 inline std::optional<std::int64_t> record_id(const RecordMembers& record) {
-  const auto& id = record.id;
+  const auto id = record.id();
   if (!id || id->type() != simdjson::dom::element_type::INT64) return std::nullopt;
   return id->get_int64().value_unsafe();
 }

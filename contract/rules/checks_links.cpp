@@ -248,7 +248,7 @@ void image_origins(const Page& page, const std::string& own, const detail::Recor
   std::size_t i = 0;
   for (const RecordMembers& record : results) {
     const std::size_t index = i++;
-    const auto image = detail::as_string(record.image);
+    const auto image = detail::as_string(record.image());
     if (!image) continue;
     const std::string got = origin_problem(*image, own);
     if (got.empty()) {

@@ -118,6 +118,16 @@ bool schema_valid(const common::SchemaValidator& schema, const Document& doc) {
   }
 }
 
+// The same for a record whose members were found under the record keys (RecordMembers::whole).
+bool schema_valid(const common::SchemaValidator& schema, Json record,
+                  const common::SchemaValidator::MemberSlots& slots, const RecordMembers& members) {
+  try {
+    return schema.is_valid(record, slots, members.by_key, members.present);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 // The violations of doc. Every member of our envelope (but results) and of a record is a scalar, and
 // valijson throws on an array or object where a string with a "format" belongs, so such members are
 // reported here and replaced by null before the validator sees them.
@@ -222,13 +232,19 @@ void page_schema(const CheckContext& context, const Page& page, Findings& findin
 
 /// "Image record: the 15 fields and their types" (spec §2.1), against schema/image-record.schema.json.
 void record_schema(const CheckContext& context, const Page& page, Findings& findings) {
-  const auto results = detail::results_array(page);
+  const auto results = detail::result_records(page);
   if (!results || context.record_schema == nullptr) return;
   detail::FailureBudget budget(findings, "record_schema", page.exchange.url);
+  const common::SchemaValidator& schema = *context.record_schema;
+  // An item whose members the parse found under the record keys, and no other, is checked by slot.
+  const common::SchemaValidator::MemberSlots slots = schema.member_slots(kRecordKeys);
   std::size_t i = 0;
-  for (const Json record : *results) {
+  for (const RecordMembers& members : *results) {
     const std::size_t index = i++;
-    if (schema_valid(*context.record_schema, record)) {  // the fast path: explain only what fails
+    const Json record = members.record;
+    const bool valid =
+        members.whole ? schema_valid(schema, record, slots, members) : schema_valid(schema, record);
+    if (valid) {  // the fast path: explain only what fails
       budget.pass();
       continue;
     }
@@ -237,7 +253,7 @@ void record_schema(const CheckContext& context, const Page& page, Findings& find
       continue;
     }
     const auto id = detail::record_id(record);
-    for (auto& error : schema_errors(*context.record_schema, detail::to_nlohmann(record)))
+    for (auto& error : schema_errors(schema, detail::to_nlohmann(record)))
       budget.fail(std::move(error.message), detail::record_pointer(index) + error.pointer, id);
   }
   budget.finish();
@@ -255,8 +271,8 @@ void image_matches_file(const CheckContext& context, const Page& page, Findings&
   std::size_t i = 0;
   for (const RecordMembers& record : *results) {
     const std::size_t index = i++;
-    const auto image = detail::as_string(record.image);
-    const auto file = detail::as_string(record.file);
+    const auto image = detail::as_string(record.image());
+    const auto file = detail::as_string(record.file());
     if (!image || !file) continue;
     const std::string_view image_url = *image;
     const std::string_view stored = *file;
@@ -301,7 +317,7 @@ void file_layout(const CheckContext&, const Page& page, Findings& findings) {
   std::size_t i = 0;
   for (const RecordMembers& record : *results) {
     const std::size_t index = i++;
-    const auto file = detail::as_string(record.file);
+    const auto file = detail::as_string(record.file());
     if (!file) continue;
     bool v4 = false;
     const std::string problem = file_layout_problem(*file, v4);
@@ -331,8 +347,8 @@ void mime_type_matches_extension(const CheckContext&, const Page& page, Findings
   std::size_t i = 0;
   for (const RecordMembers& record : *results) {
     const std::size_t index = i++;
-    const auto file = detail::as_string(record.file);
-    const auto mime = detail::as_string(record.mime_type);
+    const auto file = detail::as_string(record.file());
+    const auto mime = detail::as_string(record.mime_type());
     if (!file || !mime) continue;
     const std::string_view type = *mime;
     const ExpectedMime expected = detail::expected_mime(*file);

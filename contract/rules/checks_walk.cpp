@@ -71,7 +71,7 @@ void results_ascending(const CheckContext& context, const Page& page, Findings& 
   for (const RecordMembers& members : *results) {
     const std::size_t index = i++;
     const Json record = members.record;
-    const auto raw = by_id ? members.id : detail::member(record, key);
+    const auto raw = by_id ? members.id() : detail::member(record, key);
     const auto value = orderable(raw);
     if (!value) {
       budget.fail("expected the record to have " + key + " (a number or a string) to order by, got " +

@@ -1,11 +1,15 @@
 // entimg-schema-agreement: the schema checks compiled from schema/*.schema.json (SchemaValidator's fast
 // path) against valijson and against ajv, on seeded random mutations of records and pages
 // (mutations.hpp). Every document must get one verdict from: the compiled checks on nlohmann::json and on
-// simdjson's DOM, valijson on both, and (with --node) ajv; and validate() must explain each rejection.
+// simdjson's DOM (and, for an object whose keys are all the schema's names, each once, given its members by
+// slot, as the suite checks records), valijson on both, and (with --node) ajv; and validate() must explain
+// each rejection.
 // ajv reads numbers as JavaScript does, where 1.0 and 1e20 are integers, so its verdict is compared with
 // the compiled checks reading "integer" that way (IntegerModel::value); valijson, like the suite, reads
 // them as the token is written. Prints the seed, counts and each disagreement with the command that
 // replays it. Exit 0: no disagreement; 1: some; 2: usage or setup.
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -84,6 +88,9 @@ Args parse_args(std::span<char* const> argv) {
 /// One document's verdicts; `reference` is what the others must all say.
 struct Verdicts {
   bool compiled_nlohmann = false, compiled_dom = false, valijson_nlohmann = false, valijson_dom = false;
+  // The compiled checks given the members by slot, as the suite checks a record whose keys it found (an
+  // object whose every key the schema's root names, each once); nullopt for any other document.
+  std::optional<bool> compiled_members;
   bool explained = false;  // validate() gave errors
   bool by_value = false;   // the compiled checks with IntegerModel::value, ajv's reading
   std::optional<bool> ajv;
@@ -91,12 +98,42 @@ struct Verdicts {
 
 struct Pair {
   SchemaValidator compiled, valijson;
+  std::vector<std::string> names;  // the root's properties and required names, the members' numbering
+  SchemaValidator::MemberSlots slots;
 };
 
 Pair load(const char* file) {
   const auto path = entimg::common::schema_dir() / file;
-  return {SchemaValidator::from_file(path),
-          SchemaValidator::from_file(path, SchemaValidator::Engine::valijson)};
+  Pair out{SchemaValidator::from_file(path),
+           SchemaValidator::from_file(path, SchemaValidator::Engine::valijson),
+           {},
+           {}};
+  std::ifstream in(path, std::ios::binary);
+  const json schema = json::parse(in);
+  for (const auto& [name, sub] : schema.value("properties", json::object()).items())
+    out.names.push_back(name);
+  for (const json& name : schema.value("required", json::array()))
+    if (std::find(out.names.begin(), out.names.end(), name.get<std::string>()) == out.names.end())
+      out.names.push_back(name.get<std::string>());
+  const std::vector<std::string_view> views(out.names.begin(), out.names.end());
+  out.slots = out.compiled.member_slots(views);
+  return out;
+}
+
+// The compiled verdict on an object given its members by slot, when each of its keys is one of the
+// schema's names, once; nullopt otherwise.
+std::optional<bool> judge_by_members(const Pair& schema, simdjson::dom::element element) {
+  if (element.type() != simdjson::dom::element_type::OBJECT) return std::nullopt;
+  std::array<simdjson::dom::element, 32> by_key{};
+  std::uint32_t present = 0;
+  for (const auto field : simdjson::dom::object(element.get_object().value_unsafe())) {
+    const auto at = std::find(schema.names.begin(), schema.names.end(), field.key);
+    const auto bit = std::uint32_t{1} << (at - schema.names.begin());
+    if (at == schema.names.end() || (present & bit) != 0) return std::nullopt;
+    present |= bit;
+    by_key[static_cast<std::size_t>(at - schema.names.begin())] = field.value;
+  }
+  return schema.compiled.is_valid(element, schema.slots, by_key, present);
 }
 
 Verdicts judge(const Pair& schema, const std::string& text) {
@@ -115,6 +152,7 @@ Verdicts judge(const Pair& schema, const std::string& text) {
     throw std::runtime_error("simdjson reads neither the text nor nlohmann's rendering of it");
   v.compiled_dom = schema.compiled.is_valid(element);
   v.valijson_dom = schema.valijson.is_valid(element);
+  v.compiled_members = judge_by_members(schema, element);
   return v;
 }
 
@@ -128,6 +166,7 @@ std::string disagreement(const Verdicts& v) {
   add(v.valijson_dom != r, "valijson: simdjson DOM and nlohmann differ");
   add(v.compiled_nlohmann != r, "compiled (nlohmann) differs from valijson");
   add(v.compiled_dom != r, "compiled (simdjson DOM) differs from valijson");
+  add(v.compiled_members && *v.compiled_members != r, "compiled (members by slot) differs from valijson");
   add(v.explained == v.compiled_nlohmann, v.compiled_nlohmann
                                               ? "validate() finds errors in a valid document"
                                               : "validate() explains no error of an invalid one");
@@ -205,9 +244,10 @@ int main(int argc, char** argv) {
         verdicts[i].ajv = ajv[i];
     }
 
-    std::size_t valid = 0, pages = 0, integer_reading = 0, disagreements = 0;
+    std::size_t valid = 0, pages = 0, integer_reading = 0, disagreements = 0, by_members = 0;
     for (std::size_t i = 0; i < docs.size(); ++i) {
       valid += verdicts[i].valijson_nlohmann ? 1U : 0U;
+      by_members += verdicts[i].compiled_members ? 1U : 0U;
       pages += docs[i].page ? 1U : 0U;
       integer_reading += verdicts[i].by_value != verdicts[i].valijson_nlohmann ? 1U : 0U;
       const std::string problem = disagreement(verdicts[i]);
@@ -218,7 +258,8 @@ int main(int argc, char** argv) {
                   << (docs[i].page ? "page" : "record") << "; "
                   << (docs[i].what.empty() ? "unchanged" : docs[i].what) << "): " << problem << "\n"
                   << "  valijson " << yes_no(v.valijson_nlohmann) << ", compiled "
-                  << yes_no(v.compiled_nlohmann) << " (DOM " << yes_no(v.compiled_dom) << ")"
+                  << yes_no(v.compiled_nlohmann) << " (DOM " << yes_no(v.compiled_dom)
+                  << (v.compiled_members ? ", members by slot " + yes_no(*v.compiled_members) : "") << ")"
                   << (v.ajv ? ", ajv " + yes_no(*v.ajv) +
                                   " (compiled, JavaScript's integers: " + yes_no(v.by_value) + ")"
                             : "")
@@ -229,9 +270,10 @@ int main(int argc, char** argv) {
       }
     }
     std::cout << "seed " << args.seed << ": " << docs.size() << " documents (" << docs.size() - pages
-              << " records, " << pages << " pages; " << valid << " valid), compiled checks vs valijson"
-              << (args.node.empty() ? "" : " and ajv") << ": " << disagreements << " disagreement"
-              << (disagreements == 1 ? "" : "s") << "; " << integer_reading
+              << " records, " << pages << " pages; " << valid << " valid; " << by_members
+              << " also judged by slot), compiled checks vs valijson" << (args.node.empty() ? "" : " and ajv")
+              << ": " << disagreements << " disagreement" << (disagreements == 1 ? "" : "s") << "; "
+              << integer_reading
               << " verdicts differ between the two readings of \"integer\" (1.0, 1e2, beyond 64 bits)\n";
     return disagreements == 0 ? 0 : 1;
   } catch (const std::exception& e) {

@@ -2,9 +2,13 @@
 // JSON Schema (draft-07) validation of nlohmann::json documents and of simdjson DOM elements: the schema
 // compiled once into a flat program of checks for is_valid, valijson for the general case and to explain a
 // rejection. The schemas themselves (schema/*.schema.json) are data; see docs/schema.md.
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +49,20 @@ class SchemaValidator {
   /// beyond 64 bits (simdjson refuses them) and repeated keys (the DOM keeps every member, nlohmann the
   /// last). To explain a rejection, validate the nlohmann::json.
   bool is_valid(const simdjson::dom::element& doc) const;
+
+  /// For is_valid on objects whose members the caller finds itself, by names of its own numbering (at most
+  /// 32): where each name sits in the compiled schema. Made once (per validator), used for every object.
+  struct MemberSlots {
+    std::array<std::int8_t, 32> slots{};  ///< by the caller's number; -1: a name the compiled root lacks
+    std::uint32_t usable = 0;             ///< the numbers whose slot is >= 0
+  };
+  MemberSlots member_slots(std::span<const std::string_view> names) const;
+
+  /// is_valid(object), for an object whose members are exactly by_key[k] for each bit k of `present`, each
+  /// under names[k] of member_slots (so each name once). When the schema compiled and every name present
+  /// has a slot, the members are checked by slot, with no walk over the object's keys; else as is_valid.
+  bool is_valid(const simdjson::dom::element& object, const MemberSlots& slots,
+                std::span<const simdjson::dom::element> by_key, std::uint32_t present) const;
 
   /// Every violation found (valijson's "failed to validate item/property" wrappers left out); empty when
   /// doc conforms. Slower than is_valid: use it to explain a document is_valid rejected.

@@ -1,9 +1,11 @@
 #pragma once
 // What the suite saw: fetched pages with what it asked for, and the walk over them.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <simdjson.h>
@@ -13,11 +15,42 @@
 
 namespace entimg::contract {
 
-/// The members of one item of a body's `results` that the record rules read. They are found as the
-/// body is parsed, in the pass that looks for repeated keys, instead of by a look-up per rule and record.
+/// The 15 keys of an image record (spec §2.1), numbered as RecordMembers keeps them: first the four that
+/// the record rules read (RecordKey).
+inline constexpr std::array<std::string_view, 15> kRecordKeys = {"id",
+                                                                 "image",
+                                                                 "file",
+                                                                 "mime_type",
+                                                                 "alt",
+                                                                 "key",
+                                                                 "name",
+                                                                 "order",
+                                                                 "author",
+                                                                 "entity",
+                                                                 "file_size",
+                                                                 "description",
+                                                                 "default_caption",
+                                                                 "subject_location",
+                                                                 "original_filename"};
+enum RecordKey : std::uint8_t { kRecordId, kRecordImage, kRecordFile, kRecordMimeType };
+
+/// The members of one item of a body's `results` under a record key. They are found as the body is parsed,
+/// in the pass that looks for repeated keys, instead of by a look-up per rule and record.
 struct RecordMembers {
-  simdjson::dom::element record;                                     ///< the item itself (any JSON value)
-  std::optional<simdjson::dom::element> id, image, file, mime_type;  ///< nullopt when it has no such key
+  simdjson::dom::element record;  ///< the item itself (any JSON value)
+  /// The member under kRecordKeys[k], set when bit k of `present` is.
+  std::array<simdjson::dom::element, kRecordKeys.size()> by_key;
+  std::uint16_t present = 0;
+  /// Whether by_key holds every member of the item: an object whose keys are all record keys, each once.
+  bool whole = false;
+
+  std::optional<simdjson::dom::element> member(std::size_t k) const {
+    return (present >> k & 1U) != 0 ? std::optional(by_key[k]) : std::nullopt;
+  }
+  std::optional<simdjson::dom::element> id() const { return member(kRecordId); }
+  std::optional<simdjson::dom::element> image() const { return member(kRecordImage); }
+  std::optional<simdjson::dom::element> file() const { return member(kRecordFile); }
+  std::optional<simdjson::dom::element> mime_type() const { return member(kRecordMimeType); }
 };
 
 /// One list request and its answer. The suite knows which limit and offset the service must apply
