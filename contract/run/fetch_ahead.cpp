@@ -7,23 +7,34 @@
 
 namespace entimg::contract::detail {
 
-FetchAhead::FetchAhead(Fetch fetch, std::size_t threads, std::size_t window, std::uint64_t end)
-    : fetch_(std::move(fetch)), window_(std::max<std::size_t>(window, 1)), end_(end) {
+FetchAhead::FetchAhead(Fetch fetch, std::size_t threads, std::size_t window, std::uint64_t end, Judge judge,
+                       std::size_t judges)
+    : fetch_(std::move(fetch)),
+      judge_(std::move(judge)),
+      window_(std::max<std::size_t>(window, 1)),
+      end_(end) {
   for (std::size_t t = 0; t < std::max<std::size_t>(threads, 1); ++t)
-    workers_.emplace_back([this] {
-      // On a thread with a request's big stack, so the requests fetch() sends run right here instead of
-      // being handed to one (run_on_big_stack); on this thread when no such thread can be made.
-      bool ran = false;
-      try {
-        run_on_big_stack([this, &ran] {
-          ran = true;
-          work();
-        });
-      } catch (const std::system_error&) {
-        if (ran) throw;
-      }
-      if (!ran) work();
-    });
+    start_thread(&FetchAhead::work);
+  if (judge_)
+    for (std::size_t t = 0; t < std::max<std::size_t>(judges, 1); ++t)
+      start_thread(&FetchAhead::judge_work);
+}
+
+void FetchAhead::start_thread(void (FetchAhead::*body)()) {
+  workers_.emplace_back([this, body] {
+    // On a thread with a request's big stack, so the requests fetch() sends run right here instead of
+    // being handed to one (run_on_big_stack); on this thread when no such thread can be made.
+    bool ran = false;
+    try {
+      run_on_big_stack([this, body, &ran] {
+        ran = true;
+        (this->*body)();
+      });
+    } catch (const std::system_error&) {
+      if (ran) throw;
+    }
+    if (!ran) (this->*body)();
+  });
 }
 
 FetchAhead::~FetchAhead() {
@@ -31,7 +42,8 @@ FetchAhead::~FetchAhead() {
     const std::lock_guard lock(mutex_);
     stop_ = true;
   }
-  changed_.notify_all();
+  can_start_.notify_all();
+  to_judge_.notify_all();
   for (auto& worker : workers_)
     worker.join();
 }
@@ -41,7 +53,7 @@ void FetchAhead::stop_at(std::uint64_t end) {
     const std::lock_guard lock(mutex_);
     end_ = end;
   }
-  changed_.notify_all();
+  can_start_.notify_all();
 }
 
 // Within the window, and past kReadyBytes of waiting bodies only the item the consumer awaits.
@@ -55,7 +67,7 @@ void FetchAhead::work() {
     std::uint64_t index = 0;
     {
       std::unique_lock lock(mutex_);
-      changed_.wait(lock, [&] { return stop_ || may_start(); });
+      can_start_.wait(lock, [&] { return stop_ || may_start(); });
       if (stop_) return;
       index = started_++;
     }
@@ -65,10 +77,41 @@ void FetchAhead::work() {
     } catch (...) {
       slot.error = std::current_exception();
     }
-    const std::lock_guard lock(mutex_);
-    ready_bytes_ += slot.item.page.exchange.body.size();
-    ready_.emplace(index, std::move(slot));
-    changed_.notify_all();
+    {
+      const std::lock_guard lock(mutex_);
+      ready_bytes_ += slot.item.page.exchange.body.size();
+      (judge_ ? fetched_ : ready_).emplace(index, std::move(slot));
+    }
+    (judge_ ? to_judge_ : is_ready_).notify_one();
+  }
+}
+
+// Judges fetched items, the earliest first (the consumer awaits it), and makes them ready.
+void FetchAhead::judge_work() {
+  for (;;) {
+    std::uint64_t index = 0;
+    Slot slot;
+    {
+      std::unique_lock lock(mutex_);
+      to_judge_.wait(lock, [&] { return stop_ || !fetched_.empty(); });
+      if (stop_) return;
+      auto first = fetched_.begin();
+      index = first->first;
+      slot = std::move(first->second);
+      fetched_.erase(first);
+    }
+    if (!slot.error) {
+      try {
+        judge_(slot.item);
+      } catch (...) {
+        slot.error = std::current_exception();
+      }
+    }
+    {
+      const std::lock_guard lock(mutex_);
+      ready_.emplace(index, std::move(slot));
+    }
+    is_ready_.notify_one();
   }
 }
 
@@ -78,16 +121,18 @@ Fetched FetchAhead::next() {
   if (index >= started_ && index >= end_) {  // no worker has it or will: fetched here, nothing ahead
     started_ = consumed_ = index + 1;
     lock.unlock();
-    return fetch_(index);
+    Fetched item = fetch_(index);
+    if (judge_) judge_(item);
+    return item;
   }
-  changed_.wait(lock, [&] { return ready_.contains(index); });
+  is_ready_.wait(lock, [&] { return ready_.contains(index); });
   auto found = ready_.find(index);
   Slot slot = std::move(found->second);
   ready_.erase(found);
   ready_bytes_ -= slot.item.page.exchange.body.size();
   consumed_ = index + 1;
-  changed_.notify_all();
   lock.unlock();
+  can_start_.notify_all();
   if (slot.error) std::rethrow_exception(slot.error);
   return std::move(slot.item);
 }

@@ -29,11 +29,17 @@ struct Fetched {
 /// Runs fetch(0), fetch(1), … on `threads` threads, at most `window` items ahead of the one next() hands
 /// out next, and returns them in order. Work on the workers (a page's rules) runs in parallel; the
 /// consumer sees one item at a time. Destroying it stops the workers (a fetch under way finishes).
+///
+/// With a `judge`, each fetched item is judged by it on `judges` threads of their own before next() hands
+/// it out: a fetching thread then sends its next request while the page it fetched is being judged, so the
+/// server works on one page while the pages before it are checked, instead of the two taking turns.
 class FetchAhead {
  public:
   using Fetch = std::function<Fetched(std::uint64_t index)>;
+  using Judge = std::function<void(Fetched& item)>;
   FetchAhead(Fetch fetch, std::size_t threads, std::size_t window,
-             std::uint64_t end = std::numeric_limits<std::uint64_t>::max());
+             std::uint64_t end = std::numeric_limits<std::uint64_t>::max(), Judge judge = {},
+             std::size_t judges = 0);
   ~FetchAhead();
   FetchAhead(const FetchAhead&) = delete;
   FetchAhead& operator=(const FetchAhead&) = delete;
@@ -50,12 +56,19 @@ class FetchAhead {
     std::exception_ptr error;  // what fetch threw, rethrown by next()
   };
   void work();
+  void judge_work();
   bool may_start() const;  // with mutex_ held
+  void start_thread(void (FetchAhead::*body)());
 
   Fetch fetch_;
+  Judge judge_;
   std::size_t window_;
   std::mutex mutex_;
-  std::condition_variable changed_;
+  // One for each kind of waiter, so that each change wakes only those it concerns.
+  std::condition_variable can_start_;      // fetching threads: the window moved, or stop
+  std::condition_variable to_judge_;       // judging threads: an item was fetched, or stop
+  std::condition_variable is_ready_;       // next(): an item is ready
+  std::map<std::uint64_t, Slot> fetched_;  // fetched, waiting for a judging thread (with a judge)
   std::map<std::uint64_t, Slot> ready_;
   std::uint64_t end_;
   std::uint64_t started_ = 0;   // the next index a worker takes

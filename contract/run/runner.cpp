@@ -255,14 +255,16 @@ void Run::walk() {
     const std::uint64_t planned = std::min(pages_needed, cap);
     std::optional<PageQuery> follow;
     {
+      // --concurrency threads fetch, as many judge: a fetching thread has its next request out while
+      // the page it brought is judged.
       detail::FetchAhead ahead(
           [&](std::uint64_t index) {
-            detail::Fetched item{detail::fetch_page(client_, context_.collection_path, page_query(index)),
-                                 {}};
-            check_page(context_, item.page, item.findings);
-            return item;
+            return detail::Fetched{detail::fetch_page(client_, context_.collection_path, page_query(index)),
+                                   {}};
           },
-          options_.concurrency, options_.concurrency * 2, planned);
+          options_.concurrency, options_.concurrency * 3, planned,
+          [&](detail::Fetched& item) { check_page(context_, item.page, item.findings); },
+          options_.concurrency);
       for (std::uint64_t index = 0; index < planned; ++index) {
         detail::Fetched item = ahead.next();
         const auto link = detail::next_link_query(item.page);

@@ -94,3 +94,34 @@ TEST_CASE("FetchAhead rethrows what a fetch threw, in its place in the order", "
   CHECK_THROWS_WITH(ahead.next(), "fetch 1 failed");
   CHECK(ahead.next().page.exchange.url == "2");
 }
+
+TEST_CASE("FetchAhead with a judge hands out each item judged, in order, fetching ahead while it judges",
+          "[fetch_ahead]") {
+  std::atomic<int> judging{0}, fetching_while_judging{0};
+  FetchAhead ahead(
+      [&](std::uint64_t index) {
+        if (judging.load() > 0) ++fetching_while_judging;
+        if (index == 5) throw std::runtime_error("fetch 5 failed");
+        return item(index);
+      },
+      1, 6, 40,
+      [&](Fetched& fetched) {
+        ++judging;
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+        --judging;
+        if (fetched.page.exchange.url == "7") throw std::runtime_error("judge 7 failed");
+        fetched.page.exchange.url += " judged";
+      },
+      1);
+  for (std::uint64_t i = 0; i < 41; ++i) {
+    if (i == 5) {
+      CHECK_THROWS_WITH(ahead.next(), "fetch 5 failed");  // not judged: there is nothing to judge
+    } else if (i == 7) {
+      CHECK_THROWS_WITH(ahead.next(), "judge 7 failed");
+    } else {
+      CHECK(ahead.next().page.exchange.url == std::to_string(i) + " judged");  // 40: on this thread
+    }
+  }
+  // The one fetching thread did not wait for the one judging: requests went out while pages were judged.
+  CHECK(fetching_while_judging.load() > 0);
+}
