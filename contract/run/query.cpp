@@ -24,14 +24,27 @@ PageQuery window_query(std::uint64_t limit, std::uint64_t offset, common::QueryP
   return q;
 }
 
-Page fetch_page(Client& client, std::string_view path, const PageQuery& query, const Headers& headers) {
+namespace {
+
+Page request_page(Client& client, std::string_view path, const PageQuery& query, const Headers& headers) {
   Page page;
   page.sent = query.params;
   page.effective_limit = query.effective_limit;
   page.effective_offset = query.effective_offset;
   page.exchange = client.request("GET", path_with_query(path, query.params), headers);
+  return page;
+}
+
+}  // namespace
+
+Page fetch_page(Client& client, std::string_view path, const PageQuery& query, const Headers& headers) {
+  Page page = request_page(client, path, query, headers);
   parse_body(page);
   return page;
+}
+
+Page fetch_page_unparsed(Client& client, std::string_view path, const PageQuery& query) {
+  return request_page(client, path, query, {});
 }
 
 }  // namespace entimg::contract::detail

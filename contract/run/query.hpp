@@ -19,5 +19,8 @@ PageQuery window_query(std::uint64_t limit, std::uint64_t offset, common::QueryP
 /// GET path with the query's parameters (and headers), parsed into a Page of the window the query asks
 /// for: how every plan (the quick plan, the walk, the sides, record and diff) fetches a page.
 Page fetch_page(Client& client, std::string_view path, const PageQuery& query, const Headers& headers = {});
+/// The same, with the body left for parse_body: the walk parses on the threads that judge its pages, so
+/// those that fetch have their next request out sooner.
+Page fetch_page_unparsed(Client& client, std::string_view path, const PageQuery& query);
 
 }  // namespace entimg::contract::detail

@@ -249,21 +249,24 @@ void Run::walk() {
   if (options_.concurrency <= 1) {
     walk_sequential(page_query(0), walker, previous, cap);
   } else {
-    // The offsets of a correct walk are known, so pages are fetched ahead by several threads (and judged
-    // by the page rules there) and consumed in order; each page's `next` is still checked to point at
-    // the following one.
+    // The offsets of a correct walk are known, so pages are fetched ahead by several threads (and parsed
+    // and judged by the page rules on as many more) and consumed in order; each page's `next` is still
+    // checked to point at the following one.
     const std::uint64_t planned = std::min(pages_needed, cap);
     std::optional<PageQuery> follow;
     {
-      // --concurrency threads fetch, as many judge: a fetching thread has its next request out while
-      // the page it brought is judged.
+      // --concurrency threads fetch, as many parse and judge: a fetching thread has its next request out
+      // while the page it brought is parsed and judged.
       detail::FetchAhead ahead(
           [&](std::uint64_t index) {
-            return detail::Fetched{detail::fetch_page(client_, context_.collection_path, page_query(index)),
-                                   {}};
+            return detail::Fetched{
+                detail::fetch_page_unparsed(client_, context_.collection_path, page_query(index)), {}};
           },
           options_.concurrency, options_.concurrency * 3, planned,
-          [&](detail::Fetched& item) { check_page(context_, item.page, item.findings); },
+          [&](detail::Fetched& item) {
+            parse_body(item.page);
+            check_page(context_, item.page, item.findings);
+          },
           options_.concurrency);
       for (std::uint64_t index = 0; index < planned; ++index) {
         detail::Fetched item = ahead.next();
