@@ -110,9 +110,12 @@ Pair load(const char* file) {
            {}};
   std::ifstream in(path, std::ios::binary);
   const json schema = json::parse(in);
-  for (const auto& [name, sub] : schema.value("properties", json::object()).items())
+  // Named, not temporaries: a range-for over items() of a temporary would read it after its end.
+  const json properties = schema.value("properties", json::object());
+  const json required = schema.value("required", json::array());
+  for (const auto& [name, sub] : properties.items())
     out.names.push_back(name);
-  for (const json& name : schema.value("required", json::array()))
+  for (const json& name : required)
     if (std::find(out.names.begin(), out.names.end(), name.get<std::string>()) == out.names.end())
       out.names.push_back(name.get<std::string>());
   const std::vector<std::string_view> views(out.names.begin(), out.names.end());
