@@ -41,6 +41,11 @@ Json last_item(JsonArray array) {
   return last;
 }
 
+Json last_result(const Page& page, JsonArray results) {
+  const std::size_t size = count_of(results);
+  return size > 0 && page.json_records.size() == size ? page.json_records.back().record : last_item(results);
+}
+
 bool is_integer(Json value) {
   return value.type() == element_type::INT64 || value.type() == element_type::UINT64;
 }

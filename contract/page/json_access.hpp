@@ -89,6 +89,9 @@ inline std::optional<std::int64_t> record_id(const RecordMembers& record);
 inline std::optional<std::string_view> as_string(std::optional<Json> value);
 /// The last item of a non-empty array.
 Json last_item(JsonArray array);
+/// The last item of results_array(page) (non-empty): from the members the parse kept, without a walk over
+/// the array, when it kept them.
+Json last_result(const Page& page, JsonArray results);
 /// Whether the value is an integer (of any sign and size simdjson keeps: int64 or uint64).
 bool is_integer(Json value);
 /// An integer value as decimal text ("-3", "18446744073709551615"); "" for any other value.

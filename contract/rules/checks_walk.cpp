@@ -107,7 +107,7 @@ void ascending_across_pages(const CheckContext& context, const Page& earlier, co
   if (!before || !after || before->size() == 0 || after->size() == 0) return;
   const std::string& key = context.order_key;
   const Json first_record = *after->begin();
-  const auto last = order_value(detail::last_item(*before), key);
+  const auto last = order_value(detail::last_result(earlier, *before), key);
   const auto first = order_value(first_record, key);
   if (!last || !first) return;  // results_ascending reports records without the key
   if (compare_keys(*last, *first) == Order::kLess) {

@@ -437,3 +437,25 @@ TEST_CASE("the documents kept for reuse take at most 16 MiB of text together, no
   { const auto big = parse_json_dom(body(5u << 20)); }  // too big to keep, though there is room
   CHECK(kept_document_text() == 0);
 }
+
+TEST_CASE("last_result is the last item of results, whether the parse kept the records or not", "[json]") {
+  const std::string alt(150, 'a');  // records of 170 bytes: kept, however many
+  for (const std::size_t items : {std::size_t{1}, std::size_t{7}, std::size_t{2000}}) {
+    for (const bool tiny : {false, true}) {  // tiny items: too many for the text, none kept
+      std::string text = R"({"count":1,"results":[)";
+      for (std::size_t i = 0; i < items; ++i)
+        text += (i ? "," : "") +
+                (tiny ? std::to_string(i) : R"({"id":)" + std::to_string(i) + R"(,"alt":")" + alt + "\"}");
+      text += "]}";
+      entimg::contract::Page page;
+      page.exchange.status = 200;
+      entimg::contract::set_body(page, text);
+      const auto results = entimg::contract::detail::results_array(page);
+      REQUIRE(results);
+      INFO(items << " items, " << (tiny ? "tiny" : "records"));
+      CHECK(page.json_records.empty() == (tiny && items > 1024));
+      const json expected = tiny ? json(items - 1) : json{{"id", items - 1}, {"alt", alt}};
+      CHECK(to_nlohmann(entimg::contract::detail::last_result(page, *results)) == expected);
+    }
+  }
+}
