@@ -18,7 +18,7 @@ packages=(
 if ! $tools_only; then
   packages+=(
     clang-format clang-14 libclang-rt-14-dev universal-ctags
-    python3 python3-django python3-djangorestframework python3-django-filters
+    python3 python3-django python3-djangorestframework python3-django-filters python3-pil
     wrk nginx-light time libjpeg-turbo-progs chromium prometheus
     emscripten node-acorn
   )

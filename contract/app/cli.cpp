@@ -316,6 +316,19 @@ void add_rule_list(CLI::App& check, const std::string& name, std::vector<std::st
       ->check(rule_name());
 }
 
+// --images: all, none, or sample:N with N ≥ 1.
+std::optional<ImagesChoice> images_choice(std::string_view text) {
+  if (text == "all") return ImagesChoice{};
+  if (text == "none") return ImagesChoice{ImagesChoice::Kind::none, 0};
+  if (!text.starts_with("sample:")) return std::nullopt;
+  const std::string_view digits = text.substr(7);
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty() || n == 0)
+    return std::nullopt;
+  return ImagesChoice{ImagesChoice::Kind::sample, n};
+}
+
 // What a check run asks: quick or full, and the full walk's caps.
 void add_mode_options(CLI::App& check, CliOptions& o) {
   check
@@ -335,6 +348,20 @@ void add_mode_options(CLI::App& check, CliOptions& o) {
                       std::to_string(kMaxWalkPages) + ")")
       ->type_name("N")
       ->transform(whole_number());
+  check
+      .add_option_function<std::string>(
+          "--images", [&o](const std::string& text) { o.run.images = *images_choice(text); },
+          "which records' pictures to load and judge: all (default: the quick\n"
+          "plan's pages' in quick mode, every record walked in full mode),\n"
+          "sample:N (N spread over the walk) or none")
+      ->type_name("all|sample:N|none")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return images_choice(text)
+                       ? std::string()
+                       : "is all, none or sample:N (N a whole number from 1), got '" + text + "'";
+          },
+          ""));
   check
       .add_option("--byte-cap", o.run.byte_cap,
                   "full: stop the walk once its pages reach N bytes (default 4 GiB;\n0: no cap)")

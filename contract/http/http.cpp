@@ -119,7 +119,8 @@ struct Client::Impl {
  public:
   explicit Impl(ClientOptions options);
 
-  HttpExchange request(std::string_view method, std::string_view url_or_path, const Headers& headers);
+  HttpExchange request(std::string_view method, std::string_view url_or_path, const Headers& headers,
+                       std::size_t body_cap);
   const std::string& origin() const { return base_.origin; }
   const std::string& base_path() const { return base_path_; }
   std::size_t requests_sent() const { return gate_.requests_sent(); }
@@ -138,14 +139,15 @@ struct Client::Impl {
     WatchEnd end;
   };
   /// One attempt: the request sent on a pooled connection, read under the watchdog, named if it failed.
-  void send_with_retries(std::string_view method, const Target& target, HttpExchange& ex);
-  Outcome send_once(std::string_view method, const Target& target, const Headers& headers);
+  void send_with_retries(std::string_view method, const Target& target, HttpExchange& ex, std::size_t cap);
+  Outcome send_once(std::string_view method, const Target& target, const Headers& headers, std::size_t cap);
   httplib::Request make_request(std::string_view method, const Target& target, const Headers& headers,
-                                Connection& conn, Outcome& out);
+                                Connection& conn, Outcome& out, std::size_t cap);
   Sent send_watched(Connection& conn, httplib::Request& req, const std::string& url, Outcome& out);
   void keep_answer(std::string_view method, const Target& target, Connection& conn,
                    const httplib::Response& res, Outcome& out);
-  void explain_failure(const Sent& sent, const Connection& conn, const std::string& url, Outcome& out) const;
+  void explain_failure(const Sent& sent, const Connection& conn, const std::string& url, Outcome& out,
+                       std::size_t cap) const;
   Failure failure_of(httplib::Error error, int saved_errno, const WatchEnd& end, const Connection& conn,
                      const std::string& url, bool chunked) const;
 
@@ -305,7 +307,8 @@ Headers Client::Impl::headers_for(const Target& target, const Headers& own) cons
   return out;
 }
 
-Outcome Client::Impl::send_once(std::string_view method, const Target& target, const Headers& headers) {
+Outcome Client::Impl::send_once(std::string_view method, const Target& target, const Headers& headers,
+                                std::size_t cap) {
   Outcome out;
   const std::string url = target.origin + target.path_and_query;
   auto conn = pool_.checkout(target);
@@ -318,7 +321,7 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
                    "could not load the CA bundle " + for_message(options_.cacert->string()) + "; not sent"};
     return out;
   }
-  httplib::Request req = make_request(method, target, headers, *conn, out);
+  httplib::Request req = make_request(method, target, headers, *conn, out, cap);
   const Sent sent = send_watched(*conn, req, url, out);
   if (sent.ok && sent.end.cut == Cut::none && sent.res.reason.size() > kMaxStatusLine) {
     out.body.clear();
@@ -332,20 +335,20 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
     pool_.give_back(std::move(conn));
     return out;
   }
-  if (out.failure.text.empty()) explain_failure(sent, *conn, url, out);
+  if (out.failure.text.empty()) explain_failure(sent, *conn, url, out, cap);
   return out;
 }
 
 // The request as cpp-httplib sends it, its body read into `out` up to the cap (and no further).
 httplib::Request Client::Impl::make_request(std::string_view method, const Target& target,
-                                            const Headers& headers, Connection& conn, Outcome& out) {
+                                            const Headers& headers, Connection& conn, Outcome& out,
+                                            std::size_t cap) {
   httplib::Request req;
   req.method = std::string(method);
   req.path = target.path_and_query;
   for (const auto& [name, value] : headers)
     req.headers.emplace(name, value);
   if (!req.has_header("User-Agent")) req.headers.emplace("User-Agent", std::string(kUserAgent));
-  const std::size_t cap = options_.max_body_bytes;
   req.response_handler = [this, raw = &conn, &out, cap](const httplib::Response& head) {
     // One allocation for a body of announced length instead of a doubling series of copies; never
     // more than the cap, whatever the header claims. The padding lets simdjson parse it in place
@@ -399,6 +402,14 @@ void Client::Impl::keep_answer(std::string_view method, const Target& target, Co
                                const httplib::Response& res, Outcome& out) {
   out.status = res.status;
   out.headers = copy_headers(res.headers);
+  // cpp-httplib hands Location over percent-decoded: over plain HTTP the bytes that came replace it.
+  if (conn.bulk != nullptr && res.has_header("Location"))
+    if (auto raw = conn.bulk->raw_header("Location"))
+      for (auto& [name, value] : out.headers)
+        if (iequals_ascii(name, "Location")) {
+          value = std::move(*raw);
+          break;
+        }
   // Over TLS a server that closes sends its close_notify alert, which the socket cannot tell from data.
   const bool closing =
       iequals_ascii(res.get_header_value("Connection"), "close") || res.version == "HTTP/1.0";
@@ -416,9 +427,8 @@ void Client::Impl::keep_answer(std::string_view method, const Target& target, Co
 // Why there is no whole answer: a body over the cap (kept, marked cut), a cut of the watchdog, or what
 // cpp-httplib and the socket say; and whether the request may be sent again on a new connection.
 void Client::Impl::explain_failure(const Sent& sent, const Connection& conn, const std::string& url,
-                                   Outcome& out) const {
+                                   Outcome& out, std::size_t cap) const {
   const WatchEnd& end = sent.end;
-  const std::size_t cap = options_.max_body_bytes;
   const bool body_cut =
       end.cut == Cut::too_big ? end.headers_done : (sent.error == httplib::Error::Canceled && out.truncated);
   if (body_cut) {
@@ -492,8 +502,8 @@ std::string_view to_string(FailureKind kind) {
   return "other";
 }
 
-HttpExchange Client::Impl::request(std::string_view method, std::string_view url_or_path,
-                                   const Headers& own) {
+HttpExchange Client::Impl::request(std::string_view method, std::string_view url_or_path, const Headers& own,
+                                   std::size_t body_cap) {
   const auto start = Clock::now();
   HttpExchange ex;
   ex.method = std::string(method);
@@ -521,13 +531,16 @@ HttpExchange Client::Impl::request(std::string_view method, std::string_view url
   for (const auto& header : own)
     check_header_option(header);
   ex.request_headers = headers_for(*target, own);
-  send_with_retries(method, *target, ex);
+  const std::size_t cap =
+      body_cap == 0 ? options_.max_body_bytes : std::min(body_cap, options_.max_body_bytes);
+  send_with_retries(method, *target, ex, cap);
   return finish();
 }
 
 // Attempts until one answers other than 429 or 503, the retries are used up, or the gate refuses; a
 // keep-alive connection found dead before any byte came is replaced once, not counted as an attempt.
-void Client::Impl::send_with_retries(std::string_view method, const Target& target, HttpExchange& ex) {
+void Client::Impl::send_with_retries(std::string_view method, const Target& target, HttpExchange& ex,
+                                     std::size_t cap) {
   bool resent_stale = false;
   int attempt = 0;
   for (;;) {
@@ -540,7 +553,7 @@ void Client::Impl::send_with_retries(std::string_view method, const Target& targ
       break;  // otherwise the last answer (a 429 or 503) stands
     }
     ++attempt;
-    Outcome outcome = send_once(method, target, ex.request_headers);
+    Outcome outcome = send_once(method, target, ex.request_headers, cap);
     ex.status = outcome.status;
     ex.headers = std::move(outcome.headers);
     ex.body = std::move(outcome.body);
@@ -566,8 +579,9 @@ Client::Client(ClientOptions options)
     : on_answer_(options.on_answer), impl_(std::make_unique<Impl>(std::move(options))) {}
 Client::~Client() = default;
 
-HttpExchange Client::request(std::string_view method, std::string_view url_or_path, const Headers& headers) {
-  HttpExchange exchange = impl_->request(method, url_or_path, headers);
+HttpExchange Client::request(std::string_view method, std::string_view url_or_path, const Headers& headers,
+                             std::size_t body_cap) {
+  HttpExchange exchange = impl_->request(method, url_or_path, headers, body_cap);
   if (on_answer_) on_answer_(exchange);
   return exchange;
 }

@@ -16,6 +16,8 @@ namespace {
 
 // cpp-httplib's SocketStream buffer: what it reads at once for a read smaller than that.
 constexpr std::size_t kLineRead = 4096;
+// The bytes of a head kept for raw_header.
+constexpr std::size_t kHeadKept = 16384;
 
 int poll_ms(time_t sec, time_t usec) {
   return static_cast<int>(sec * 1000 + usec / 1000);
@@ -86,6 +88,9 @@ class BulkReadClient::BodyStream final : public httplib::Stream {
   ssize_t read(char* ptr, std::size_t size) override {
     const ssize_t n = next(ptr, size);
     if (in_body_ || n <= 0) return n;
+    std::string& kept = client_.head_text_;
+    if (kept.size() < kHeadKept)
+      kept.append(ptr, std::min(static_cast<std::size_t>(n), kHeadKept - kept.size()));
     head_bytes_ += static_cast<std::uint64_t>(n);
     if (head_bytes_ <= client_.head_limit_) return n;
     if (!head_over_ && client_.on_head_over_) client_.on_head_over_();
@@ -172,6 +177,7 @@ void BulkReadClient::limit_head(std::uint64_t bytes, std::function<void()> on_ov
 bool BulkReadClient::process_socket(const Socket& socket,
                                     std::function<bool(httplib::Stream& strm)> callback) {
   if (!buffer_) buffer_ = std::make_unique<char[]>(kBulkRead);
+  head_text_.clear();
   BodyStream stream(*this, socket.sock, poll_ms(read_timeout_sec_, read_timeout_usec_),
                     poll_ms(write_timeout_sec_, write_timeout_usec_));
   current_ = &stream;
@@ -180,6 +186,27 @@ bool BulkReadClient::process_socket(const Socket& socket,
     ~Forget() { current = nullptr; }
   } forget{current_};
   return callback(stream);
+}
+
+std::optional<std::string> BulkReadClient::raw_header(std::string_view name) const {
+  const std::string_view head = std::string_view(head_text_).substr(0, head_text_.find("\r\n\r\n"));
+  std::size_t at = head.find("\r\n");  // past the status line
+  while (at != std::string_view::npos) {
+    const std::size_t start = at + 2;
+    at = head.find("\r\n", start);
+    const std::string_view line =
+        head.substr(start, at == std::string_view::npos ? head.size() - start : at - start);
+    if (line.size() > name.size() && line[name.size()] == ':' &&
+        ::strncasecmp(line.data(), name.data(), name.size()) == 0) {
+      std::string_view value = line.substr(name.size() + 1);
+      while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+        value.remove_prefix(1);
+      while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
+        value.remove_suffix(1);
+      return std::string(value);
+    }
+  }
+  return std::nullopt;
 }
 
 std::uint64_t body_bytes_expected(const httplib::Response& head, std::uint64_t cap) {

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <httplib.h>
 
@@ -33,6 +35,10 @@ class BulkReadClient final : public httplib::ClientImpl {
   void limit_head(std::uint64_t bytes, std::function<void()> on_over);
   /// recv() calls made so far (for tests).
   std::size_t socket_reads() const { return socket_reads_; }
+  /// The value of the last answer's first header of that name as it came on the wire (its first 16 KiB of
+  /// head looked at), nullopt without one. cpp-httplib percent-decodes Location, so "%3F" in a redirect's
+  /// path would become a '?' that starts a query: a redirect is followed by the bytes the server sent.
+  std::optional<std::string> raw_header(std::string_view name) const;
 
   class BodyStream;
 
@@ -43,6 +49,7 @@ class BulkReadClient final : public httplib::ClientImpl {
   BodyStream* current_ = nullptr;   ///< the stream of the request in progress
   std::size_t socket_reads_ = 0;
   std::uint64_t head_limit_ = UINT64_MAX;
+  std::string head_text_;  ///< the last answer's head as read (and what came with it), up to kHeadKept
   std::function<void()> on_head_over_;
 };
 

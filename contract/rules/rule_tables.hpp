@@ -12,5 +12,7 @@ std::span<const Rule> walk_rules();       ///< checks_walk.cpp: ordering, the wa
 std::span<const Rule> header_rules();     ///< checks_headers.cpp: headers, HEAD, OPTIONS
 std::span<const Rule> parameter_rules();  ///< checks_parameters.cpp: odd limit/offset, format=json
 std::span<const Rule> side_rules();  ///< checks_sides.cpp: filters, negotiation, compression, proxy, Host
+std::span<const Rule>
+client_rules();  ///< checks_client.cpp: pictures, records opened, redirects, filters' input
 
 }  // namespace entimg::contract::detail

@@ -9,8 +9,9 @@ namespace entimg::contract {
 const std::vector<Rule>& all_rules() {
   static const std::vector<Rule> rules = [] {
     std::vector<Rule> all;
-    for (const auto rows : {detail::page_rules(), detail::link_rules(), detail::walk_rules(),
-                            detail::header_rules(), detail::parameter_rules(), detail::side_rules()})
+    for (const auto rows :
+         {detail::page_rules(), detail::link_rules(), detail::walk_rules(), detail::header_rules(),
+          detail::parameter_rules(), detail::side_rules(), detail::client_rules()})
       all.insert(all.end(), rows.begin(), rows.end());
     return all;
   }();
@@ -80,6 +81,13 @@ void check_options(const CheckContext& context, const HttpExchange& options, Fin
   static const auto rules = rows_of_shape<OptionsExchange>();
   for (const auto& row : rules)
     if (context.runs(row.first)) row.second.check(context, options, findings);
+}
+
+void check_picture(const CheckContext& context, const PictureAsk& ask, const Followed& answer,
+                   Findings& findings) {
+  static const auto rules = rows_of_shape<PictureLoad>();
+  for (const auto& row : rules)
+    if (context.runs(row.first)) row.second.check(context, ask, answer, findings);
 }
 
 void check_side(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other,

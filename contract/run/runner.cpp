@@ -12,6 +12,7 @@
 #include "fetch_ahead.hpp"
 #include "json_access.hpp"
 #include "links.hpp"
+#include "pictures.hpp"
 #include "query.hpp"
 #include "sides.hpp"
 
@@ -102,6 +103,7 @@ class Run {
   Page get(const PageQuery& q) {
     Page page = detail::fetch_page(client_, context_.collection_path, q);
     check_page(context_, page, findings_);
+    if (pictures_) pictures_->add_page(page);
     if (seen_count_)
       check_against_first(context_, {*seen_count_, first_url_, "the first page"}, page, findings_);
     coverage_.add(page);
@@ -110,6 +112,8 @@ class Run {
 
   // Returns a reason when the deployment cannot be checked at all.
   std::string quick() {
+    if (options_.mode == Mode::Quick)
+      pictures_.emplace(client_, context_, options_.images, std::max<std::size_t>(options_.concurrency, 2));
     std::optional<Page> first = get(query("first page", std::nullopt, std::nullopt));
     if (first->exchange.status == 0) {
       fatal_failure_ = first->exchange.failure;
@@ -152,6 +156,10 @@ class Run {
 
     probe_parameters(count);
     sides.run(seen_count_, first_url_);
+    if (pictures_) {
+      pictures_->finish(findings_);
+      pictures_.reset();
+    }
     first_count_ = count;
     return "";
   }
@@ -189,6 +197,7 @@ class Run {
   CheckContext context_;
   Findings findings_;
   detail::Coverage coverage_;
+  std::optional<detail::PictureChecks> pictures_;  // the pictures of the pages listed, loading
   std::uint64_t first_count_ = 0;
   std::optional<std::uint64_t> seen_count_;
   FailureKind fatal_failure_ = FailureKind::none;  // the first page's, when it had no answer
@@ -205,6 +214,7 @@ bool Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::o
   findings_.merge(page_findings);
   coverage_.add(page);
   const bool go_on = walker.add(page, findings_);
+  if (pictures_) pictures_->add_page(page);
   if (previous) page_pair(PlanStep::next_page, *previous, page);
   ++walk_pages_;
   walk_bytes_ += page.exchange.body.size();
@@ -234,6 +244,7 @@ void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Pag
 void Run::walk() {
   walk_started_ = Clock::now();
   WalkChecker walker(context_);
+  pictures_.emplace(client_, context_, options_.images, options_.concurrency, first_count_);
   std::optional<Page> previous;
   const std::uint64_t limit = options_.walk_limit ? options_.walk_limit : 12;
   const std::uint64_t pages_needed =
@@ -283,6 +294,8 @@ void Run::walk() {
     }  // the fetching threads stop here, before the server's links are followed one by one
     if (follow) walk_sequential(*follow, walker, previous, cap);
   }
+  pictures_->finish(findings_);
+  pictures_.reset();
   if (!walker.reached_end() && over_byte_cap())
     walker.finish_at_byte_cap(options_.byte_cap, walk_bytes_, findings_);
   else

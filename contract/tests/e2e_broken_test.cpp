@@ -210,6 +210,21 @@ TEST_CASE("host_origin: a cache replays the canonical host's answers", "[e2e][br
   expect_failures("cache-replays-canonical-host",
                   "expected the deployment to answer it the same way on every URL");
 }
+TEST_CASE("image_loads: some pictures missing", "[e2e][broken]") {
+  expect_failures("some-pictures-missing", "got status 404 (text/html)");
+}
+TEST_CASE("image_loads: an app's page where the pictures should be", "[e2e][broken]") {
+  expect_failures("pictures-are-the-app-page", "got an HTML page");
+}
+TEST_CASE("image_loads: pictures typed application/octet-stream", "[e2e][broken]") {
+  expect_failures("pictures-typed-octet-stream", "got Content-Type \"application/octet-stream\"");
+}
+TEST_CASE("image_loads: every picture's bytes a GIF", "[e2e][broken]") {
+  expect_failures("pictures-bytes-of-another-type", "(they are image/gif)");
+}
+TEST_CASE("image_loads: pictures redirect in a loop", "[e2e][broken]") {
+  expect_failures("pictures-redirect-in-a-loop", "got a redirect loop");
+}
 
 // Not a test: prints the first message of every failing rule per variant, for docs/broken-variants.md.
 TEST_CASE("print the messages of every broken variant", "[.docs]") {

@@ -94,6 +94,7 @@ struct Outcome {
   std::uint64_t touched = 0;
   std::set<std::string> rules;  // failed
   std::string fatal;
+  std::string first_failure;  // the first failure's message and URL, for a false failure's line
 };
 
 Outcome run_suite(const std::string& url, contract::Mode mode, const std::atomic<std::uint64_t>& touched) {
@@ -111,7 +112,12 @@ Outcome run_suite(const std::string& url, contract::Mode mode, const std::atomic
   const contract::RunReport report = contract::run_contract(client, schemas, run);
   Outcome out;
   for (const auto& rule : report.rules)
-    if (rule.failed()) out.rules.emplace(rule.rule->name);
+    if (rule.failed()) {
+      out.rules.emplace(rule.rule->name);
+      if (out.first_failure.empty())
+        out.first_failure =
+            rule.failures.front().message.substr(0, 400) + " (" + rule.failures.front().url + ")";
+    }
   out.fatal = report.fatal_error;
   out.killed = !out.rules.empty() || !out.fatal.empty();
   out.touched = touched;
@@ -276,14 +282,15 @@ int run(const Options& o) {
       const Outcome outcome = run_tolerated(*upstream, v);
       if (outcome.killed)
         problems.push_back("FALSE FAILURE on tolerated variant " + std::string(v.name) + ": " +
-                           rules_text(outcome));
+                           rules_text(outcome) + "\n  first: " + outcome.first_failure);
     }
     std::atomic<std::uint64_t> none{0};
     mutants::MutantServer plain(
         *upstream, [](const mutants::Call& c, mutants::Wire&) { return c.upstream.handle(c.request); });
     ++tolerated;
     if (const Outcome outcome = run_suite(plain.url(), contract::Mode::Full, none); outcome.killed)
-      problems.push_back("FALSE FAILURE on " + upstream->describe() + " unchanged: " + rules_text(outcome));
+      problems.push_back("FALSE FAILURE on " + upstream->describe() + " unchanged: " + rules_text(outcome) +
+                         "\n  first: " + outcome.first_failure);
   }
 
   Tally sum;

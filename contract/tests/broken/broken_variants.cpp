@@ -90,9 +90,9 @@ std::vector<Variant> page_variants() {
   v.push_back({"image-path-differs-from-file",
                Kind::Broken,
                "image_matches_file",
-               {"image_matches_file"},
+               {"image_matches_file", "image_loads"},
                "every image URL names the file thumb_<name> while file says <name> (same host)",
-               "",
+               "an image URL that names another file finds none there: the picture does not load (404)",
                every_page([](Json& p) {
                  for_each_record(p, [](Json& r) {
                    if (r["image"].is_string())
@@ -103,17 +103,18 @@ std::vector<Variant> page_variants() {
       {"hex-folders-not-from-uuid",
        Kind::Broken,
        "file_layout",
-       {"record_schema", "file_layout"},
+       {"record_schema", "file_layout", "image_loads"},
        "the two hex folders of file (and image) are the uuid's last four hex digits, not its first",
        "schema/image-record.schema.json encodes the same layout (its file and image patterns tie the "
-       "folders to the uuid with back-references), so every file_layout violation is a schema one too",
+       "folders to the uuid with back-references), so every file_layout violation is a schema one too; "
+       "and the stored file is not at the path the record now names, so its picture does not load",
        every_page([](Json& p) { for_each_record(p, wrong_hex_folders); })});
   v.push_back({"png-labelled-jpeg",
                Kind::Broken,
                "mime_type_matches_extension",
-               {"mime_type_matches_extension"},
+               {"mime_type_matches_extension", "image_loads"},
                "every .png record says mime_type image/jpeg",
-               "",
+               "the picture still comes as image/png, which is not the record's mime_type",
                every_page([](Json& p) {
                  for_each_record(p, [](Json& r) {
                    if (r["file"].is_string() && r["file"].get<std::string>().ends_with(".png"))

@@ -233,16 +233,32 @@ std::vector<Variant> side_tolerated_variants() {
        "",
        {},
        "some stored names hold spaces or Cyrillic (files imported outside filer's upload path), their "
-       "image URLs percent-encoded as Django's filepath_to_uri does",
+       "image URLs percent-encoded as Django's filepath_to_uri does, and the files served under those names",
        "",
-       every_page([](Json& p) {
-         for_each_record(p, [](Json& record) {
-           if (!record["id"].is_number_integer()) return;
-           const std::int64_t id = record["id"].get<std::int64_t>();
-           if (id % 4 == 1) rename_stored_file(record, "my photo ");
-           if (id % 4 == 3) rename_stored_file(record, "Фото ");
+       [](const Call& c) {
+         if (path_of(c.request).starts_with("/media/")) {
+           // A file stored under its own name, or under a renamed one: the picture of the original name.
+           HttpResponse own = c.answer();
+           if (own.status != 404) return own;
+           std::string path = common::percent_decode(path_of(c.request), false);
+           const std::size_t slash = path.rfind('/') + 1;
+           for (const std::string_view prefix : {std::string_view("my photo "), std::string_view("Фото ")})
+             if (std::string_view(path).substr(slash).starts_with(prefix)) path.erase(slash, prefix.size());
+           HttpRequest original = c.request;
+           original.target = filepath_to_uri(path);
+           return c.correct(original);
+         }
+         HttpResponse r = c.answer();
+         edit_page(r, [](Json& p) {
+           for_each_record(p, [](Json& record) {
+             if (!record["id"].is_number_integer()) return;
+             const std::int64_t id = record["id"].get<std::int64_t>();
+             if (id % 4 == 1) rename_stored_file(record, "my photo ");
+             if (id % 4 == 3) rename_stored_file(record, "Фото ");
+           });
          });
-       })});
+         return r;
+       }});
   return v;
 }
 

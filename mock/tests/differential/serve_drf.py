@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Serves the DRF stand-in of GET /edw/api/entities-images/ on 127.0.0.1 (Debian's Django 3.2 + DRF 3.14).
 
+Its MEDIA_URL is served as a deployment's front server serves it (front_media.py): a picture for each record.
+
 Usage: /usr/bin/python3 serve_drf.py --dataset FILE [--port 0] [--host 127.0.0.1] [--user NAME:PASSWORD]
 Prints `listening on http://HOST:PORT` once ready, like the mock does.
 """
@@ -78,7 +80,11 @@ def make_server(host, port):
 
     # Single-threaded on purpose: the in-memory database lives on this thread's connection.
     server = WSGIServer((host, port), Handler)
-    server.set_app(get_wsgi_application())
+    from django.conf import settings
+
+    import front_media
+
+    server.set_app(front_media.with_media(get_wsgi_application(), settings.MEDIA_ROOT, settings.MEDIA_URL))
     return server
 
 
@@ -112,6 +118,10 @@ def serve(args):
     from edwsim import dataset
 
     count = dataset.load(args.dataset)
+    import front_media
+    from django.conf import settings
+
+    front_media.write_pictures(settings.MEDIA_ROOT, front_media.record_files())
     if args.user:
         from django.contrib.auth.models import User
 

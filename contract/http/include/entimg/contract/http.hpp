@@ -102,8 +102,10 @@ class Client {
   /// Sends GET/HEAD/OPTIONS to an absolute URL or to a path-and-query on the base origin. Redirects
   /// are not followed (a 3xx is returned as it came). Never throws for what the server does. `headers`
   /// go with this request to the base origin (Host among them), each replacing the options' header of the
-  /// same name (any case): the quick plan's sides ask with them.
-  HttpExchange request(std::string_view method, std::string_view url_or_path, const Headers& headers = {});
+  /// same name (any case): the quick plan's sides ask with them. `body_cap` (0: the options') cuts this
+  /// answer's body lower than max_body_bytes: a picture is judged by its first bytes.
+  HttpExchange request(std::string_view method, std::string_view url_or_path, const Headers& headers = {},
+                       std::size_t body_cap = 0);
   /// "scheme://host[:port]" of the base URL, lower-case scheme and host, default port left out.
   const std::string& origin() const;
   /// The path prefix of the base URL without a trailing slash ("" or "/prefix").

@@ -115,6 +115,24 @@ struct WalkState {
   std::uint64_t bytes = 0;     ///< at the end, with byte_cap: the bytes of bodies the walk read
 };
 
+/// An answer reached as a browser reaches it, following redirects: every exchange in order, the answer last.
+struct Followed {
+  std::vector<HttpExchange> hops;  ///< at least one
+  /// Why the redirects led to no answer ("a redirect loop", "more than 5 redirects", a 3xx without
+  /// Location), or "".
+  std::string error;
+  const HttpExchange& answer() const { return hops.back(); }
+};
+
+/// A record's picture as a client loads it from the list (image_loads judges it).
+struct PictureAsk {
+  std::optional<std::int64_t> record_id;
+  std::string image;      ///< the record's image URL
+  std::string mime_type;  ///< the record's mime_type
+  std::string page_url;   ///< the list page that listed it
+  std::string pointer;    ///< "/results/3/image"
+};
+
 /// A request of one side of the quick plan (docs/contract.md, "Sides"): what it asked besides the plain
 /// request.
 /// The sides of the quick plan; a SideAnswer row names the one whose answers it judges.

@@ -70,6 +70,10 @@ struct SideAnswer {
   PlanSide side;
   void (*check)(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other, Findings&);
 };
+/// Judges a record's picture as a client loads it (the quick plan's pages' records, a full walk's).
+struct PictureLoad {
+  void (*check)(const CheckContext&, const PictureAsk& ask, const Followed& answer, Findings&);
+};
 /// Judged over a full walk: WalkChecker calls `page` on each page in order and `end` once.
 struct WalkPages {
   void (*page)(WalkState&, const Page&, Findings&) = nullptr;
@@ -77,7 +81,7 @@ struct WalkPages {
 };
 
 using RuleCheck = std::variant<EveryPage, PlannedPage, PagePair, HeadExchange, OptionsExchange,
-                               AgainstFirstPage, SideAnswer, WalkPages>;
+                               AgainstFirstPage, SideAnswer, PictureLoad, WalkPages>;
 
 struct Rule {
   std::string_view name;  ///< snake_case, e.g. "next_link_offset"; what --only/--skip take
@@ -129,6 +133,9 @@ void check_pair(const CheckContext& context, PlanStep step, const Page& a, const
 void check_head(const CheckContext& context, const Page& get, const HttpExchange& head, Findings& findings);
 /// Every OptionsExchange rule on an OPTIONS exchange.
 void check_options(const CheckContext& context, const HttpExchange& options, Findings& findings);
+/// Every PictureLoad rule on a picture and the answer it led to.
+void check_picture(const CheckContext& context, const PictureAsk& ask, const Followed& answer,
+                   Findings& findings);
 /// Every SideAnswer rule of the ask's side on its answer.
 void check_side(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other,
                 Findings& findings);

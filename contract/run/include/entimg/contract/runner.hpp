@@ -32,6 +32,14 @@ struct Progress {
   std::chrono::milliseconds elapsed{0};
 };
 
+/// Which pictures a run loads and judges (--images): all (the quick plan's pages' in quick mode, the walk's
+/// in full mode), a sample of them spread over the walk, or none.
+struct ImagesChoice {
+  enum class Kind { all, sample, none };
+  Kind kind = Kind::all;
+  std::uint64_t sample = 0;  ///< sample: how many
+};
+
 struct RunOptions {
   Mode mode = Mode::Quick;
   std::optional<std::string> public_url;  ///< the origin links and images must carry, when not the base URL's
@@ -44,7 +52,8 @@ struct RunOptions {
   std::uint64_t seed = 0;
   std::string order_key = "id";
   std::vector<std::string> only, skip;  ///< rule names
-  std::size_t concurrency = 1;          ///< pages in flight during a full walk
+  std::size_t concurrency = 1;          ///< pages in flight during a full walk (and pictures loading)
+  ImagesChoice images;                  ///< --images
   std::function<void(const Progress&)> on_progress;
 };
 

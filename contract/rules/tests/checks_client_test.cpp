@@ -1,0 +1,152 @@
+// image_loads through its row, on answers made here: pictures of each type, pages that are no picture,
+// wrong types and statuses, redirects.
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "check_test_support.hpp"
+#include "picture_types.hpp"
+
+namespace entimg::contract::test {
+namespace {
+
+using namespace std::string_literals;
+
+const std::string kPng = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR"s;
+const std::string kJpeg = "\xFF\xD8\xFF\xE0\0\x10JFIF\0"s;
+
+HttpExchange answer(int status, std::string type, std::string body,
+                    std::string url = "http://test.example:8000/media/a.png") {
+  HttpExchange e;
+  e.method = "GET";
+  e.url = std::move(url);
+  e.status = status;
+  if (!type.empty()) e.headers.emplace_back("Content-Type", std::move(type));
+  e.body = std::move(body);
+  return e;
+}
+
+PictureAsk ask(std::string mime = "image/png") {
+  return {7, "http://test.example:8000/media/a.png", std::move(mime),
+          "http://test.example:8000/edw/api/entities-images/", "/results/0/image"};
+}
+
+Findings judge_picture(const PictureAsk& a, Followed got) {
+  Findings f;
+  rule_check<PictureLoad>("image_loads").check(context(false), a, got, f);
+  return f;
+}
+
+Followed one(HttpExchange e) {
+  return Followed{{std::move(e)}, ""};
+}
+
+std::string first_message(const Findings& f) {
+  return f.failures().empty() ? "" : f.failures().front().message;
+}
+
+}  // namespace
+
+TEST_CASE("image_loads passes a picture of the record's type, whatever its parameters and aliases",
+          "[checks][client]") {
+  CHECK(judge_picture(ask(), one(answer(200, "image/png", kPng))).failures().empty());
+  CHECK(judge_picture(ask(), one(answer(206, "IMAGE/PNG; q=1", kPng))).failures().empty());
+  CHECK(judge_picture(ask("image/jpeg"), one(answer(200, "image/jpeg", kJpeg))).failures().empty());
+  CHECK(judge_picture(ask("image/vnd.microsoft.icon"), one(answer(200, "image/x-icon", "\0\0\1\0\1\0"s)))
+            .failures()
+            .empty());
+  CHECK(judge_picture(ask("image/gif"), one(answer(200, "image/gif", "GIF89a\1\0\1\0"))).failures().empty());
+  CHECK(judge_picture(ask("image/webp"), one(answer(200, "image/webp", "RIFF\x24\0\0\0WEBPVP8L"s)))
+            .failures()
+            .empty());
+  CHECK(judge_picture(
+            ask("image/svg+xml"),
+            one(answer(200, "image/svg+xml",
+                       "\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- made by hand -->\n<svg xmlns=\"x\"/>")))
+            .failures()
+            .empty());
+  // A type with no signature known here is judged by its Content-Type and by not being a page.
+  CHECK(judge_picture(ask("image/x-xpixmap"), one(answer(200, "image/x-xpixmap", "/* XPM */")))
+            .failures()
+            .empty());
+  const Findings passed = judge_picture(ask(), one(answer(200, "image/png", kPng)));
+  CHECK(passed.checked("image_loads") == 1);
+}
+
+TEST_CASE("image_loads fails a picture that is missing, mislabelled or not a picture", "[checks][client]") {
+  const std::string missing =
+      first_message(judge_picture(ask(), one(answer(404, "text/html", "<!DOCTYPE html>"))));
+  CHECK(missing.find("of record 7") != std::string::npos);
+  CHECK(missing.find("got status 404 (text/html)") != std::string::npos);
+  CHECK(first_message(judge_picture(ask(), one(answer(200, "image/jpeg", kJpeg))))
+            .find("got Content-Type \"image/jpeg\"") != std::string::npos);
+  CHECK(first_message(judge_picture(ask(), one(answer(200, "", kPng)))).find("got Content-Type none") !=
+        std::string::npos);
+  // Labelled right, yet a page: what a SPA's catch-all route or a storage error page answers.
+  CHECK(first_message(judge_picture(ask(), one(answer(200, "image/png", "\n <!doctype html><html>"))))
+            .find("got an HTML page") != std::string::npos);
+  CHECK(first_message(judge_picture(ask(), one(answer(200, "image/png", "{\"detail\":\"x\"}"))))
+            .find("got JSON") != std::string::npos);
+  CHECK(first_message(judge_picture(ask(), one(answer(200, "image/png", "")))).find("an empty body") !=
+        std::string::npos);
+  // The bytes of another type: the message names it.
+  CHECK(
+      first_message(judge_picture(ask(), one(answer(200, "image/png", kJpeg)))).find("they are image/jpeg") !=
+      std::string::npos);
+  CHECK(first_message(judge_picture(ask("image/svg+xml"), one(answer(200, "image/svg+xml", "<html><svg/>"))))
+            .find("an HTML page") != std::string::npos);
+  CHECK(first_message(judge_picture(ask("image/gif"), one(answer(200, "image/gif", "GIF90a"))))
+            .find("they start") != std::string::npos);
+  HttpExchange none = answer(0, "", "");
+  none.error = "connection refused";
+  CHECK(first_message(judge_picture(ask(), one(none))).find("no answer: \"connection refused\"") !=
+        std::string::npos);
+  const Findings failed = judge_picture(ask(), one(answer(500, "text/html", "")));
+  REQUIRE(failed.failures().size() == 1);
+  CHECK(failed.failures().front().url == ask().image);
+  CHECK(failed.failures().front().pointer == "/results/0/image");
+  CHECK(failed.failures().front().record_id == 7);
+}
+
+TEST_CASE("image_loads judges the answer redirects lead to, and names a redirect that leads nowhere",
+          "[checks][client]") {
+  Followed cdn{{answer(302, "text/html", "", "http://test.example:8000/media/a.png"),
+                answer(200, "image/png", kPng, "https://cdn.example/a.png")},
+               ""};
+  CHECK(judge_picture(ask(), cdn).failures().empty());
+  cdn.hops.back() =
+      answer(403, "application/xml", "<Error>AccessDenied</Error>", "https://cdn.example/a.png");
+  const std::string denied = first_message(judge_picture(ask(), cdn));
+  CHECK(denied.find("got status 403") != std::string::npos);
+  CHECK(denied.find("after 1 redirect (to \"https://cdn.example/a.png\")") != std::string::npos);
+  Followed loop{{answer(301, "", "")}, "a redirect loop (back to http://test.example:8000/media/a.png)"};
+  CHECK(first_message(judge_picture(ask(), loop)).find("got a redirect loop") != std::string::npos);
+}
+
+TEST_CASE("picture signatures: each type's first bytes, and what is not a picture", "[checks][client]") {
+  using detail::has_signature_of;
+  CHECK(has_signature_of("image/png", kPng) == true);
+  CHECK(has_signature_of("image/png", kPng.substr(0, 7)) == false);  // cut short
+  CHECK(has_signature_of("image/jpeg", kPng) == false);
+  CHECK(has_signature_of("image/tiff", "II*\0"s) == true);
+  CHECK(has_signature_of("image/tiff", "MM\0*"s) == true);
+  CHECK(has_signature_of("image/bmp", "BM6\0"s) == true);
+  CHECK(has_signature_of("image/avif",
+                         "\0\0\0\x1C"
+                         "ftypavif"s) == true);
+  CHECK(has_signature_of("image/jxl", "\xFF\x0A"s) == true);
+  CHECK(has_signature_of("image/x-portable-pixmap", "P6\n1 1\n255\n") == true);
+  CHECK(has_signature_of("image/svg+xml", "\x1F\x8B\x08"s) == true);  // svgz
+  CHECK(has_signature_of("image/svg+xml", "<svg>") == true);
+  CHECK(has_signature_of("image/svg+xml", "plain text") == false);
+  CHECK_FALSE(has_signature_of("image/x-rgb", "anything"));
+  CHECK(detail::signature_type(kJpeg) == "image/jpeg");
+  CHECK(detail::signature_type("hello").empty());
+  CHECK(detail::not_a_picture("  <HTML>") == "an HTML page");
+  CHECK(detail::not_a_picture("[1]") == "JSON");
+  CHECK(detail::not_a_picture(kPng).empty());
+  CHECK(detail::same_picture_type("image/x-ms-bmp", "image/bmp"));
+  CHECK_FALSE(detail::same_picture_type("image/png", "image/apng"));
+}
+
+}  // namespace entimg::contract::test
