@@ -62,6 +62,7 @@ struct Outcome {
   bool stale = false;          ///< a reused keep-alive connection died before any byte came: safe to resend
   std::size_t after_head = 0;  ///< bytes that came after a HEAD answer's headers
   std::size_t dropped_after_head = 0;  ///< data segments that came after it once the socket was shut
+  bool not_modified = false;  ///< a 304: its head is the whole answer (cpp-httplib 0.11 would read a body)
 };
 
 Headers copy_headers(const httplib::Headers& from) {
@@ -335,6 +336,11 @@ Outcome Client::Impl::send_once(std::string_view method, const Target& target, c
     pool_.give_back(std::move(conn));
     return out;
   }
+  if (out.not_modified && sent.error == httplib::Error::Canceled && sent.end.cut == Cut::none) {
+    keep_answer(method, target, *conn, sent.res,
+                out);  // the connection goes: what follows the head is unknown
+    return out;
+  }
   if (out.failure.text.empty()) explain_failure(sent, *conn, url, out, cap);
   return out;
 }
@@ -350,6 +356,13 @@ httplib::Request Client::Impl::make_request(std::string_view method, const Targe
     req.headers.emplace(name, value);
   if (!req.has_header("User-Agent")) req.headers.emplace("User-Agent", std::string(kUserAgent));
   req.response_handler = [this, raw = &conn, &out, cap](const httplib::Response& head) {
+    // A 304 has no body (RFC 9110 §15.4.5), but cpp-httplib 0.11 reads one when no Content-Length says 0,
+    // until the read timeout on a kept-alive connection: the read is stopped here, the head kept.
+    if (head.status == 304) {
+      out.not_modified = true;
+      watchdog_.headers_done(*raw);
+      return false;
+    }
     // One allocation for a body of announced length instead of a doubling series of copies; never
     // more than the cap, whatever the header claims. The padding lets simdjson parse it in place
     // instead of copying it.

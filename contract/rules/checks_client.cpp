@@ -1,8 +1,13 @@
-// Rules on what a client does past the list: it loads each record's picture (and, in later rules, opens a
-// record, asks a page again with its validators, follows the slashless path). contract/run/follow_ups.cpp
-// asks; docs/contract.md, "Past the list".
+// Rules on what a client does past the list: it loads each record's picture, opens a record, follows the
+// slashless path, asks a page again with its validators. contract/run/pictures.cpp and follow_ups.cpp ask;
+// docs/contract.md, "Past the list".
+#include <algorithm>
+
 #include "entimg/common/ascii.hpp"
+#include "entimg/common/url.hpp"
 #include "entimg/contract/checks.hpp"
+#include "json_access.hpp"
+#include "json_parse.hpp"
 #include "message_text.hpp"
 #include "picture_types.hpp"
 #include "rule_tables.hpp"
@@ -71,10 +76,167 @@ void image_loads(const CheckContext&, const PictureAsk& ask, const Followed& got
                  ask.image, ask.pointer, ask.record_id});
 }
 
+// The ids of a page's results, in order ("none" when it has no results array).
+std::vector<std::int64_t> ids_of(const Page& page) {
+  std::vector<std::int64_t> ids;
+  if (const auto results = detail::results_array(page))
+    for (const detail::Json record : *results)
+      if (const auto id = detail::record_id(record)) ids.push_back(*id);
+  return ids;
+}
+
+std::string ids_text(const std::vector<std::int64_t>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size() && i < 6; ++i)
+    out += (i ? ", " : "") + std::to_string(ids[i]);
+  if (ids.size() > 6) out += ", …";
+  return out.empty() ? "none" : out;
+}
+
+/// "/edw/api/entities-images/<pk>/" is the record itself (reference §1.1: the router's detail route; DRF's
+/// RetrieveModelMixin serializes it as the list does): a listed record's detail answers 200 with the same
+/// 15 keys and values.
+void detail_matches_list(const CheckContext&, const FollowAsk& ask, Findings& findings) {
+  const auto results = ask.listed ? detail::results_array(*ask.listed) : std::nullopt;
+  if (!results || ask.index >= results->size() || ask.answer == nullptr) return;
+  const detail::Json listed = (*results).at(ask.index).value_unsafe();
+  const auto id = detail::record_id(listed);
+  const HttpExchange& answer = ask.answer->exchange;
+  const auto fail = [&](const std::string& got, std::string pointer = {}) {
+    findings.fail({"detail_matches_list",
+                   "expected the detail route of record " + (id ? std::to_string(*id) : std::string("?")) +
+                       " (listed on " + quote(ask.listed->exchange.url) +
+                       ") to answer 200 with the listed record, " + got,
+                   answer.url, std::move(pointer), id});
+  };
+  if (answer.status != 200) {
+    fail(answer.status == 0 ? "got no answer: " + quote(answer.error)
+                            : "got status " + std::to_string(answer.status));
+    return;
+  }
+  const auto body = detail::body_object(*ask.answer);
+  if (!body) {
+    fail("got " + (ask.answer->json_error.empty() ? std::string("JSON that is not an object")
+                                                  : "not JSON: " + quote(ask.answer->json_error)));
+    return;
+  }
+  const nlohmann::json want = detail::to_nlohmann(listed), got = detail::to_nlohmann(*body);
+  if (want == got) {
+    findings.pass("detail_matches_list");
+    return;
+  }
+  std::string at;
+  const std::string difference = detail::first_difference(want, got, at);
+  fail("got another record: " + difference + (at.empty() ? "" : " at " + at), at);
+}
+
+// The query of a URL as a sorted multiset of decoded pairs: equal for the same parameters in any order or
+// spelling.
+common::QueryParams sorted_query(std::string_view url) {
+  const common::UrlParts parts = common::split_url(url);
+  common::QueryParams params = common::parse_query(parts.query);
+  std::sort(params.begin(), params.end());
+  return params;
+}
+
+// Why the slashless path's first answer is not DRF's redirect to the slashed path with the same query, or "".
+std::string slashless_fault(const FollowAsk& ask, const Followed& got) {
+  const HttpExchange& first = got.hops.front();
+  if (first.status == 0) return "got no answer: " + quote(first.error);
+  if (first.status < 300 || first.status > 399) return "got status " + std::to_string(first.status);
+  if (got.hops.size() < 2)
+    return "got a " + std::to_string(first.status) + " that leads nowhere: " + got.error;
+  const std::string& to = got.hops[1].url;
+  const common::UrlParts target = common::split_url(to),
+                         slashed = common::split_url(ask.listed->exchange.url);
+  if (target.path != slashed.path || sorted_query(to) != sorted_query(ask.listed->exchange.url))
+    return "got a redirect to " + quote(to);
+  if (!got.error.empty()) return "got " + got.error + " after it";
+  return "";
+}
+
+/// "GET /edw/api/entities-images?limit=1 → 301 Moved Permanently, Location: /edw/api/entities-images/?limit=1
+/// (query preserved)" (reference §3.7, Django's APPEND_SLASH): the slashless path redirects to the slashed
+/// one with the same query, and following it gives the same page.
+void slashless_redirect(const CheckContext&, const FollowAsk& ask, Findings& findings) {
+  if (ask.got == nullptr || ask.listed == nullptr || ask.answer == nullptr) return;
+  const Followed& got = *ask.got;
+  const std::string url = got.hops.front().url;
+  const auto fail = [&](const std::string& what) {
+    findings.fail({"slashless_redirect",
+                   "expected " + ask.label +
+                       " to redirect (301) to the same URL with its trailing slash and query, " + what,
+                   url, "", std::nullopt});
+  };
+  if (const std::string fault = slashless_fault(ask, got); !fault.empty()) return fail(fault);
+  const std::vector<std::int64_t> want = ids_of(*ask.listed), seen = ids_of(*ask.answer);
+  if (ask.answer->exchange.status != ask.listed->exchange.status || want != seen)
+    return fail("got a redirect whose page differs from the slashed URL's (status " +
+                std::to_string(ask.answer->exchange.status) + ", ids " + ids_text(seen) +
+                "; asked directly: status " + std::to_string(ask.listed->exchange.status) + ", ids " +
+                ids_text(want) + ")");
+  const int status = got.hops.front().status;
+  if (status != 301 && status != 308)
+    findings.note("slashless_redirect",
+                  "the slashless path answers " + std::to_string(status) +
+                      ", a temporary redirect where Django's APPEND_SLASH sends 301: clients and "
+                      "caches will ask it again every time");
+  findings.pass("slashless_redirect");
+}
+
+// The validators an answer carries, as a client sends them back.
+std::string validators_text(const HttpExchange& asked) {
+  std::string out;
+  for (const char* name : {"If-None-Match", "If-Modified-Since"})
+    if (const auto value = asked.request_header(name))
+      out += (out.empty() ? "" : ", ") + std::string(name) + ": " + *value;
+  return out;
+}
+
+/// A client cache revalidates with the validators an answer gave (RFC 9110 §13.1, RFC 9111 §4.3): asked with
+/// its own page's, a page answers 304 or the same page; asked with another page's or another
+/// representation's ETag, never 304 (the client would show the other answer's body).
+void revalidation(const CheckContext&, const FollowAsk& ask, Findings& findings) {
+  if (ask.answer == nullptr || ask.listed == nullptr) return;
+  const HttpExchange& answer = ask.answer->exchange;
+  const std::string sent = validators_text(answer);
+  const auto fail = [&](const std::string& expected, const std::string& got) {
+    findings.fail({"revalidation",
+                   "with " + sent + " (" + ask.label + "): expected " + expected + ", got " + got, answer.url,
+                   "", std::nullopt});
+  };
+  if (ask.validators_of_another) {
+    if (answer.status == 304)
+      return fail("the page itself (200), not 304: the validators are another answer's",
+                  "304 Not Modified, which makes a client show that other answer's body here");
+  } else if (answer.status == 304) {
+    findings.pass("revalidation");
+    return;
+  } else if (answer.status != 200) {
+    return fail("304 Not Modified or the same page", answer_text(answer));
+  } else if (ids_of(*ask.answer) != ids_of(*ask.listed)) {
+    return fail("304 Not Modified or the same page",
+                "a 200 with other records (ids " + ids_text(ids_of(*ask.answer)) + ")");
+  }
+  findings.pass("revalidation");
+}
+
 constexpr Rule kRules[] = {
     {"image_loads", "pictures",
      "every record's image loads: 200 with the record's mime_type and a picture's bytes, redirects followed",
      "spec §2.1 (image: URL of the image); reference §4", PictureLoad{image_loads}},
+    {"detail_matches_list", "records", "a listed record's detail route answers 200 with the same record",
+     "reference §1.1 (the router's detail route), §1.2 (ModelViewSet)",
+     FollowUp{FollowStep::record_opened, detail_matches_list}},
+    {"slashless_redirect", "records",
+     "the path without its trailing slash redirects (301) to the slashed path with the same query, and the "
+     "page "
+     "is the same",
+     "reference §3.7 (APPEND_SLASH)", FollowUp{FollowStep::slashless_path, slashless_redirect}},
+    {"revalidation", "records",
+     "a page asked with its own validators answers 304 or the same page; with another answer's ETag, never "
+     "304",
+     "RFC 9110 §13.1, RFC 9111 §4.3", FollowUp{FollowStep::revalidated, revalidation}},
 };
 
 }  // namespace

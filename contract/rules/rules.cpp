@@ -90,6 +90,12 @@ void check_picture(const CheckContext& context, const PictureAsk& ask, const Fol
     if (context.runs(row.first)) row.second.check(context, ask, answer, findings);
 }
 
+void check_follow_up(const CheckContext& context, const FollowAsk& ask, Findings& findings) {
+  static const auto rules = rows_of_shape<FollowUp>();
+  for (const auto& row : rules)
+    if (context.runs(row.first) && row.second.step == ask.step) row.second.check(context, ask, findings);
+}
+
 void check_side(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other,
                 Findings& findings) {
   static const auto rules = rows_of_shape<SideAnswer>();

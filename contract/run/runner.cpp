@@ -10,6 +10,7 @@
 #include "entimg/common/prng.hpp"
 #include "entimg/common/url.hpp"
 #include "fetch_ahead.hpp"
+#include "follow_ups.hpp"
 #include "json_access.hpp"
 #include "links.hpp"
 #include "pictures.hpp"
@@ -128,7 +129,20 @@ class Run {
 
     // With bodies near the 64 MiB cap every page held is a body and its document, so no more than two
     // are held at once: what needs the whole first page comes first, then the first page goes.
-    page_pair(PlanStep::next_page, *first, get(query("second page", std::nullopt, 12)));
+    detail::FollowUps follow(client_, context_, findings_);
+    {
+      // A client opens a listed record, and asks a page again with the validators its answer gave.
+      const auto results = detail::results_array(*first);
+      const std::size_t listed = results ? results->size() : 0;
+      std::vector<std::size_t> opened;  // the first, middle and last records, each once
+      for (const std::size_t index : {std::size_t{0}, listed / 2, listed - 1})
+        if (index < listed && std::find(opened.begin(), opened.end(), index) == opened.end())
+          opened.push_back(index);
+      follow.open_records(*first, opened);
+      const Page second = get(query("second page", std::nullopt, 12));
+      follow.revalidate(*first, second);
+      page_pair(PlanStep::next_page, *first, second);
+    }
     page_pair(PlanStep::format_json,
               get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
               *first);
@@ -148,6 +162,7 @@ class Run {
       page_pair(PlanStep::refetch, mid,
                 get(query("random middle page again", 12, middle, {{"format", "json"}})));
     }
+    follow.slashless(count > 7 ? 7 : 0);
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
     get(query("last page", std::nullopt, last_offset));
     get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));

@@ -112,6 +112,26 @@ TEST_CASE("a request's own headers replace the configured ones of the same name,
   CHECK(own.request_header("Authorization") == std::string(13, '*'));
 }
 
+// cpp-httplib 0.11 reads a body after a 304 that does not say Content-Length: 0, which never comes on a
+// kept-alive connection: the client stops at the head, as HTTP says a 304 has no body.
+TEST_CASE("a 304 without Content-Length is a whole answer, at once", "[http]") {
+  RawServer server([](int fd, const std::atomic<bool>& stopping) {
+    read_head(fd, stopping);
+    send_all(fd, "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\n\r\n", stopping);
+    while (!stopping)
+      std::this_thread::sleep_for(10ms);  // kept alive, nothing more
+  });
+  auto options = options_for(server.url());
+  options.read_timeout = 3s;
+  const auto started = Clock::now();
+  const auto ex = Client(options).request("GET", "/", {{"If-None-Match", "\"v1\""}});
+  CHECK(Clock::now() - started < 1s);
+  CHECK(ex.status == 304);
+  CHECK(ex.error.empty());
+  CHECK(ex.header("ETag") == "\"v1\"");
+  CHECK(ex.body.empty());
+}
+
 TEST_CASE("connection refused is an error exchange naming the origin", "[http]") {
   const int port = closed_port();
   const auto ex = Client(options_for(local(port))).request("GET", "/x");

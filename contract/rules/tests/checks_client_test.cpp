@@ -149,4 +149,122 @@ TEST_CASE("picture signatures: each type's first bytes, and what is not a pictur
   CHECK_FALSE(detail::same_picture_type("image/png", "image/apng"));
 }
 
+namespace {
+
+Findings follow_up(std::string_view rule, const FollowAsk& ask) {
+  Findings f;
+  rule_check<FollowUp>(rule).check(context(false), ask, f);
+  return f;
+}
+
+// A detail answer: the body as given, at the record's detail URL.
+Page detail_answer(const json& body, int status = 200) {
+  Page page = make_page(body, {}, 12, 0, status);
+  page.exchange.url = std::string(kOrigin) + kPath + "2/";
+  return page;
+}
+
+HttpExchange redirect(int status, std::string location) {
+  HttpExchange e = answer(status, "text/html; charset=utf-8", "",
+                          std::string(kOrigin) + "/edw/api/entities-images?limit=5&offset=7");
+  if (!location.empty()) e.headers.emplace_back("Location", std::move(location));
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("detail_matches_list: the detail route answers the listed record, keys in any order",
+          "[checks][client]") {
+  const Page listed = drf_page(30, std::nullopt, std::nullopt);
+  const json record = body_json(listed)["results"][0];
+  const Page same = detail_answer(record);
+  CHECK(follow_up("detail_matches_list", {FollowStep::record_opened, "", &listed, 0, nullptr, &same})
+            .failures()
+            .empty());
+  // Another key order is the same record.
+  std::string backwards = "{";
+  for (auto it = record.rbegin(); it != record.rend(); ++it)
+    backwards += (backwards.size() > 1 ? "," : "") + json(it.key()).dump() + ":" + it.value().dump();
+  const Page reordered = make_page_text(backwards + "}", {}, 12, 0);
+  CHECK(follow_up("detail_matches_list", {FollowStep::record_opened, "", &listed, 0, nullptr, &reordered})
+            .failures()
+            .empty());
+}
+
+TEST_CASE("detail_matches_list fails a record the detail route cannot find, or answers otherwise",
+          "[checks][client]") {
+  const Page listed = drf_page(30, std::nullopt, std::nullopt);
+  json record = body_json(listed)["results"][1];
+  const Page missing = detail_answer(json{{"detail", "Not found."}}, 404);
+  const Findings lost =
+      follow_up("detail_matches_list", {FollowStep::record_opened, "", &listed, 1, nullptr, &missing});
+  REQUIRE(lost.failures().size() == 1);
+  CHECK(lost.failures().front().message.find("got status 404") != std::string::npos);
+  CHECK(lost.failures().front().record_id == record["id"].get<std::int64_t>());
+  record["alt"] = "changed";
+  const Page other = detail_answer(record);
+  const std::string changed = first_message(
+      follow_up("detail_matches_list", {FollowStep::record_opened, "", &listed, 1, nullptr, &other}));
+  CHECK(changed.find("got another record") != std::string::npos);
+  CHECK(changed.find("/alt") != std::string::npos);
+  const Page html = make_page_text("<html>", {}, 12, 0);
+  CHECK(first_message(
+            follow_up("detail_matches_list", {FollowStep::record_opened, "", &listed, 1, nullptr, &html}))
+            .find("got not JSON") != std::string::npos);
+}
+
+TEST_CASE("slashless_redirect: a 301 to the slashed path with the same query, whose page is the same",
+          "[checks][client]") {
+  const Page slashed = drf_page(30, 5, 7);
+  const std::string to = std::string(kOrigin) + kPath + "?offset=7&limit=5";
+  Followed got{{redirect(301, to), slashed.exchange}, ""};
+  got.hops[1].url = to;
+  Page answer = slashed;
+  const FollowAsk ask{
+      FollowStep::slashless_path, "/edw/api/entities-images?limit=5&offset=7", &slashed, 0, &got, &answer};
+  CHECK(follow_up("slashless_redirect", ask).failures().empty());
+  got.hops[0].status = 302;
+  const Findings temporary = follow_up("slashless_redirect", ask);
+  CHECK(temporary.failures().empty());
+  CHECK(temporary.notes().size() == 1);
+  // The query dropped on the way: a page at another window.
+  got.hops[0].status = 301;
+  got.hops[1].url = std::string(kOrigin) + kPath;
+  CHECK(first_message(follow_up("slashless_redirect", ask)).find("got a redirect to") != std::string::npos);
+  // No redirect at all: a 404.
+  const Followed not_found{{redirect(404, "")}, ""};
+  const FollowAsk lost{FollowStep::slashless_path, "x", &slashed, 0, &not_found, &answer};
+  CHECK(first_message(follow_up("slashless_redirect", lost)).find("got status 404") != std::string::npos);
+  // The right URL, another page behind it.
+  got.hops[1].url = to;
+  Page elsewhere = drf_page(30, 5, 12);
+  const FollowAsk moved{FollowStep::slashless_path, "x", &slashed, 0, &got, &elsewhere};
+  CHECK(first_message(follow_up("slashless_redirect", moved)).find("page differs") != std::string::npos);
+}
+
+TEST_CASE("revalidation: 304 or the same page with its own validators, never 304 with another's",
+          "[checks][client]") {
+  const Page first = drf_page(30, std::nullopt, std::nullopt);
+  Page not_modified = make_page_text("", {}, 12, 0, 304);
+  not_modified.exchange.request_headers = {{"If-None-Match", "\"abc\""}};
+  CHECK(
+      follow_up("revalidation", {FollowStep::revalidated, "the same page", &first, 0, nullptr, &not_modified})
+          .failures()
+          .empty());
+  const Page again = first;
+  CHECK(follow_up("revalidation", {FollowStep::revalidated, "the same page", &first, 0, nullptr, &again})
+            .failures()
+            .empty());
+  const Page second = drf_page(30, std::nullopt, 12);
+  CHECK(first_message(follow_up("revalidation",
+                                {FollowStep::revalidated, "the same page", &first, 0, nullptr, &second}))
+            .find("a 200 with other records") != std::string::npos);
+  FollowAsk other{FollowStep::revalidated, "another page", &first, 0, nullptr, &not_modified, true};
+  const std::string stale = first_message(follow_up("revalidation", other));
+  CHECK(stale.find("with If-None-Match: \"abc\" (another page)") != std::string::npos);
+  CHECK(stale.find("got 304 Not Modified") != std::string::npos);
+  other.answer = &second;
+  CHECK(follow_up("revalidation", other).failures().empty());
+}
+
 }  // namespace entimg::contract::test

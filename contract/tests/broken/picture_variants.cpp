@@ -1,6 +1,7 @@
-// The variants of the pictures a deployment serves at its records' image URLs (MEDIA_URL): lost files,
-// an app's page in their place, wrong types and bytes, redirects that lead nowhere; and the tolerated ways a
-// front server or a storage host serves them (a redirect to storage, 206 to a Range).
+// The variants of what a client asks past the list. The pictures a deployment serves at its records' image
+// URLs (MEDIA_URL): lost files, an app's page in their place, wrong types and bytes, redirects that lead
+// nowhere, and the tolerated way a storage host serves them (a redirect, 206 to a Range). The detail route,
+// the slashless path and revalidation, each broken where a client meets it.
 #include <string>
 
 #include "variant_support.hpp"
@@ -122,6 +123,96 @@ std::vector<Variant> picture_variants() {
                  r.body.resize(std::min<std::size_t>(size, 64));
                  r.headers.emplace_back("Content-Range", "bytes 0-" + std::to_string(r.body.size() - 1) +
                                                              "/" + std::to_string(size));
+                 return r;
+               }});
+  return v;
+}
+
+namespace {
+
+// /edw/api/entities-images/<digits>/: a record's detail route.
+std::optional<std::uint64_t> detail_id(const Call& c) {
+  const std::string_view path = path_of(c.request);
+  constexpr std::string_view kList = "/edw/api/entities-images/";
+  if (!path.starts_with(kList) || !path.ends_with('/') || path.size() <= kList.size() + 1)
+    return std::nullopt;
+  const std::string_view digits = path.substr(kList.size(), path.size() - kList.size() - 1);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  return std::stoull(std::string(digits));
+}
+
+bool is_slashless(const Call& c) {
+  return path_of(c.request) == "/edw/api/entities-images";
+}
+
+}  // namespace
+
+std::vector<Variant> follow_up_variants() {
+  std::vector<Variant> v;
+  v.push_back({"detail-route-loses-records",
+               Kind::Broken,
+               "detail_matches_list",
+               {"detail_matches_list"},
+               "the detail route answers DRF's 404 for every record of an odd id (a read replica behind "
+               "the detail route that lags, or a queryset filtered differently from the list's)",
+               "",
+               [](const Call& c) {
+                 const auto id = detail_id(c);
+                 if (!id || *id % 2 == 0) return c.answer();
+                 return json_error(404, "Not found.");
+               }});
+  v.push_back(
+      {"detail-route-serializes-differently",
+       Kind::Broken,
+       "detail_matches_list",
+       {"detail_matches_list"},
+       "the detail route's record says alt \"(no text)\" where the list's says \"\" (another serializer)",
+       "",
+       [](const Call& c) {
+         HttpResponse r = c.answer();
+         if (!detail_id(c)) return r;
+         if (auto body = page_of(r); body && body->contains("alt")) {
+           (*body)["alt"] = "(no text)";
+           set_body(r, *body);
+         }
+         return r;
+       }});
+  v.push_back({"slashless-path-not-found",
+               Kind::Broken,
+               "slashless_redirect",
+               {"slashless_redirect"},
+               "the path without its trailing slash answers Django's 404 page (APPEND_SLASH off)",
+               "",
+               [](const Call& c) {
+                 if (!is_slashless(c)) return c.answer();
+                 HttpRequest moved = c.request;
+                 moved.target = "/edw/api/no-such-route/";
+                 return c.correct(moved);
+               }});
+  v.push_back({"slashless-redirect-drops-query",
+               Kind::Broken,
+               "slashless_redirect",
+               {"slashless_redirect"},
+               "the slashless path redirects (301) to the slashed path without its query (a front server's "
+               "rewrite rule that forgets $args)",
+               "",
+               [](const Call& c) {
+                 if (!is_slashless(c)) return c.answer();
+                 return HttpResponse{
+                     301, "text/html; charset=utf-8", {{"Location", "/edw/api/entities-images/"}}, ""};
+               }});
+  v.push_back({"etag-the-same-for-every-page",
+               Kind::Broken,
+               "revalidation",
+               {"revalidation"},
+               "every JSON answer carries the ETag \"v1\", and If-None-Match: \"v1\" gets 304 on any URL (a "
+               "cache keyed on the ETag alone)",
+               "",
+               [](const Call& c) {
+                 if (c.request.header("If-None-Match") == "\"v1\"")
+                   return HttpResponse{304, "", {{"ETag", "\"v1\""}}, ""};
+                 HttpResponse r = c.answer();
+                 if (r.status == 200) r.headers.emplace_back("ETag", "\"v1\"");
                  return r;
                }});
   return v;

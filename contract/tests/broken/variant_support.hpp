@@ -47,8 +47,10 @@ std::vector<Variant> link_variants();    ///< next, previous, origins
 std::vector<Variant> walk_variants();    ///< ordering, the walk
 std::vector<Variant> header_variants();  ///< headers, HEAD, OPTIONS, parameter probes
 std::vector<Variant> side_variants();  ///< filters, negotiation, compression, proxy, Host (side_variants.cpp)
-std::vector<Variant>
-picture_variants();  ///< the pictures at the image URLs (picture_variants.cpp), both kinds
+/// The pictures at the image URLs, both kinds (picture_variants.cpp).
+std::vector<Variant> picture_variants();
+/// The detail route, the slashless path, revalidation (picture_variants.cpp).
+std::vector<Variant> follow_up_variants();
 std::vector<Variant> tolerated_variants();
 std::vector<Variant> side_tolerated_variants();  ///< a proxy, a cache, HTTP/2 names, odd stored names, …
 

@@ -87,9 +87,10 @@ mock::HttpResponse Call::answer_with(const common::QueryParams& query) const {
 const std::vector<Variant>& all_variants() {
   static const std::vector<Variant> variants = [] {
     std::vector<Variant> all;
-    for (auto group : {detail::page_variants, detail::link_variants, detail::walk_variants,
-                       detail::header_variants, detail::side_variants, detail::picture_variants,
-                       detail::tolerated_variants, detail::side_tolerated_variants})
+    for (auto group :
+         {detail::page_variants, detail::link_variants, detail::walk_variants, detail::header_variants,
+          detail::side_variants, detail::picture_variants, detail::follow_up_variants,
+          detail::tolerated_variants, detail::side_tolerated_variants})
       for (Variant& v : group())
         all.push_back(std::move(v));
     return all;

@@ -133,6 +133,27 @@ struct PictureAsk {
   std::string pointer;    ///< "/results/3/image"
 };
 
+/// What a client asks past the list, besides the pictures; a FollowUp rule of rules.hpp judges the answers of
+/// its step (contract/run/follow_ups.cpp asks).
+enum class FollowStep {
+  record_opened,   ///< a listed record's detail route, /edw/api/entities-images/<id>/
+  slashless_path,  ///< the collection path without its trailing slash, with a query
+  revalidated,     ///< a page asked again with validators (If-None-Match, If-Modified-Since)
+};
+struct FollowAsk {
+  FollowStep step{};
+  std::string label{};  ///< what was asked, as messages say it
+  /// record_opened: the list page that listed the record; slashless_path: the same window asked with the
+  /// slash; revalidated: the page whose validators were sent.
+  const Page* listed = nullptr;
+  std::size_t index = 0;          ///< record_opened: the record's index in listed's results
+  const Followed* got = nullptr;  ///< the exchanges, redirects followed (the slashless path's)
+  const Page* answer = nullptr;   ///< the answer, parsed as a page
+  /// revalidated: the validators came from another page's or another representation's answer, so a 304
+  /// would hand the client a stale or wrong body.
+  bool validators_of_another = false;
+};
+
 /// A request of one side of the quick plan (docs/contract.md, "Sides"): what it asked besides the plain
 /// request.
 /// The sides of the quick plan; a SideAnswer row names the one whose answers it judges.

@@ -74,6 +74,12 @@ struct SideAnswer {
 struct PictureLoad {
   void (*check)(const CheckContext&, const PictureAsk& ask, const Followed& answer, Findings&);
 };
+/// Judges what a client asks past the list (a record opened, the slashless path, a page revalidated): the
+/// plan hands each step's answers to every row of that step (check_follow_up).
+struct FollowUp {
+  FollowStep step;
+  void (*check)(const CheckContext&, const FollowAsk& ask, Findings&);
+};
 /// Judged over a full walk: WalkChecker calls `page` on each page in order and `end` once.
 struct WalkPages {
   void (*page)(WalkState&, const Page&, Findings&) = nullptr;
@@ -81,7 +87,7 @@ struct WalkPages {
 };
 
 using RuleCheck = std::variant<EveryPage, PlannedPage, PagePair, HeadExchange, OptionsExchange,
-                               AgainstFirstPage, SideAnswer, PictureLoad, WalkPages>;
+                               AgainstFirstPage, SideAnswer, PictureLoad, FollowUp, WalkPages>;
 
 struct Rule {
   std::string_view name;  ///< snake_case, e.g. "next_link_offset"; what --only/--skip take
@@ -136,6 +142,8 @@ void check_options(const CheckContext& context, const HttpExchange& options, Fin
 /// Every PictureLoad rule on a picture and the answer it led to.
 void check_picture(const CheckContext& context, const PictureAsk& ask, const Followed& answer,
                    Findings& findings);
+/// Every FollowUp rule of the ask's step on its answer.
+void check_follow_up(const CheckContext& context, const FollowAsk& ask, Findings& findings);
 /// Every SideAnswer rule of the ask's side on its answer.
 void check_side(SideState& sides, const SideAsk& ask, const Page& answer, const Page* other,
                 Findings& findings);
