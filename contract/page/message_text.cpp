@@ -44,6 +44,14 @@ std::string quote(std::string_view text) {
   return "\"" + cut_utf8(common::utf8_replace_invalid(text), 120) + "\"";
 }
 
+std::string ids_text(const std::vector<std::int64_t>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size() && i < 6; ++i)
+    out += (i ? ", " : "") + std::to_string(ids[i]);
+  if (ids.size() > 6) out += ", …";
+  return out.empty() ? "none" : out;
+}
+
 // Iterative, a few levels deep: pages nest three levels, and servers may send deeper values.
 std::string first_difference(const nlohmann::json& x_in, const nlohmann::json& y_in, std::string& pointer) {
   using NJson = nlohmann::json;

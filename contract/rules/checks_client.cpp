@@ -15,6 +15,7 @@
 namespace entimg::contract {
 namespace {
 
+using detail::ids_text;
 using detail::quote;
 
 // The media type of a Content-Type, lower-cased, parameters aside; "" without one.
@@ -83,14 +84,6 @@ std::vector<std::int64_t> ids_of(const Page& page) {
     for (const detail::Json record : *results)
       if (const auto id = detail::record_id(record)) ids.push_back(*id);
   return ids;
-}
-
-std::string ids_text(const std::vector<std::int64_t>& ids) {
-  std::string out;
-  for (std::size_t i = 0; i < ids.size() && i < 6; ++i)
-    out += (i ? ", " : "") + std::to_string(ids[i]);
-  if (ids.size() > 6) out += ", …";
-  return out.empty() ? "none" : out;
 }
 
 /// "/edw/api/entities-images/<pk>/" is the record itself (reference §1.1: the router's detail route; DRF's

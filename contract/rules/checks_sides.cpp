@@ -17,19 +17,12 @@
 namespace entimg::contract {
 namespace {
 
+using detail::ids_text;
 using detail::Json;
 using detail::quote;
 
 // JSON's and HTML's white space, which a body may start with (Django's templates begin with blank lines).
 constexpr std::string_view kWhitespace = " \t\r\n";
-
-std::string ids_text(const std::vector<std::int64_t>& ids) {
-  std::string out;
-  for (std::size_t i = 0; i < ids.size() && i < 6; ++i)
-    out += (i ? ", " : "") + std::to_string(ids[i]);
-  if (ids.size() > 6) out += ", …";
-  return out.empty() ? "none" : out;
-}
 
 std::string count_text(const std::optional<std::uint64_t>& count) {
   return count ? std::to_string(*count) : std::string("none");
