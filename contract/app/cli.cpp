@@ -399,6 +399,9 @@ void add_check_options(CLI::App& check, CliOptions& o) {
                   "its port written the other way)")
       ->type_name("HOST")
       ->check(host_name());
+  check.add_flag("--require-filter", o.run.require_filter,
+                 "fail a deployment that ignores ?entity= altogether (by default a\n"
+                 "warning: edw's filter_class is ignored by django-filter 22.1 and later)");
   add_rule_list(check, "--only", o.run.only, "check only these rules (repeatable)");
   add_rule_list(check, "--skip", o.run.skip, "leave these rules out (repeatable)");
   check.add_flag_callback("--list", stand_alone(o.list), "print the rules, one a line, and exit");

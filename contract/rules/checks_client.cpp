@@ -3,6 +3,7 @@
 // docs/contract.md, "Past the list".
 #include <algorithm>
 
+#include "content_coding.hpp"
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 #include "entimg/contract/checks.hpp"
@@ -40,6 +41,9 @@ std::string answer_text(const HttpExchange& answer) {
   return "status " + std::to_string(answer.status) + " (" + (type.empty() ? "no Content-Type" : type) + ")";
 }
 
+// What a compressed picture is decoded to at most: its signature is in the first bytes.
+constexpr std::size_t kDecodedPictureBytes = std::size_t{1} << 20;
+
 // Why the answer is not the record's picture, or "" when it is.
 std::string picture_fault(const PictureAsk& ask, const Followed& got) {
   const HttpExchange& answer = got.answer();
@@ -49,7 +53,21 @@ std::string picture_fault(const PictureAsk& ask, const Followed& got) {
   const std::string expected = common::ascii_lowered(common::trim(ask.mime_type));
   if (!expected.empty() && !detail::same_picture_type(type, expected))
     return "got Content-Type " + (type.empty() ? std::string("none") : quote(type));
-  const std::string_view head = std::string_view(answer.body).substr(0, detail::kPictureHeadBytes);
+  // A body in a content coding the request accepted (a user's --header 'Accept-Encoding: gzip', a front's
+  // gzip) is the picture once decoded, as a browser decodes it.
+  std::string decoded;
+  std::string_view bytes = answer.body;
+  if (const std::string coding = detail::coding_of(answer.header("Content-Encoding").value_or(""));
+      !coding.empty()) {
+    const auto accepted = answer.request_header("Accept-Encoding");
+    if (!detail::accepts_coding(accepted ? std::optional<std::string_view>(*accepted) : std::nullopt, coding))
+      return "got Content-Encoding " + quote(coding) + ", which the request did not accept";
+    detail::Decoded out = detail::decode_body(coding, answer.body, kDecodedPictureBytes);
+    if (out.text.empty()) return "got a " + coding + " body that does not decode: " + out.error;
+    decoded = std::move(out.text);
+    bytes = decoded;
+  }
+  const std::string_view head = bytes.substr(0, detail::kPictureHeadBytes);
   if (const std::string what = detail::not_a_picture(head); !what.empty()) return "got " + what;
   if (expected.empty()) return "";
   if (const auto matches = detail::has_signature_of(expected, head); matches && !*matches) {

@@ -363,11 +363,79 @@ void host_origin(SideState& sides, const SideAsk& ask, const Page& answer, const
   judge_followed("host_origin", sides, ask, answer, plain, findings);
 }
 
+// The entities of a 200 page's records that are not `entity`: how many, and the first one's.
+std::pair<std::size_t, std::string> other_entities(const Page& page, const std::string& entity) {
+  std::pair<std::size_t, std::string> out;
+  if (const auto results = detail::results_array(page))
+    for (const Json record : *results) {
+      const std::string of = detail::integer_text(detail::member(record, "entity"));
+      if (of.empty() || of == entity) continue;
+      if (out.first++ == 0) out.second = of;
+    }
+  return out;
+}
+
+/// "Invalid filter value → 400 {"entity":["Enter a number."]}" (reference §1.3: django-filter's NumberFilter)
+/// and edw's remove_empty_params (§1.2): entity that is not a number is refused with a 4xx, never a server
+/// error nor a page of every record; an empty one lists the collection; a number no entity has lists none.
+void filter_input(SideState& sides, const SideAsk& ask, const Page& page, const Page*, Findings& findings) {
+  const HttpExchange& answer = page.exchange;
+  const std::string asked = ask.nested ? ask.label : ask.label + " (on " + answer.url + ")";
+  const auto fail = [&](const std::string& expected, const std::string& got) {
+    findings.fail({"filter_input", "for " + asked + ": expected " + expected + ", got " + got, answer.url, "",
+                   std::nullopt});
+  };
+  const bool number = !ask.entity.empty() && ask.entity.find_first_not_of("-0123456789") == std::string::npos;
+  const std::string expected = ask.lists_records
+                                   ? "a page of the collection (edw drops an empty parameter) or a 4xx"
+                               : number ? "a page of no record (no entity has that id) or a 4xx"
+                                        : "a 4xx (DRF: 400 {\"entity\": [\"Enter a number.\"]})";
+  if (answer.status == 0) return fail(expected, "no answer: " + quote(answer.error));
+  if (answer.status >= 500)
+    return fail(expected, "status " + std::to_string(answer.status) + " (a server error)");
+  if (answer.status >= 400 && answer.status < 500) {
+    const auto body = detail::body_object(page);
+    if (answer.status == 400 && body && !detail::member(*body, "entity") && !ask.nested)
+      findings.note("filter_input",
+                    "for " + ask.label + ": 400 without an \"entity\" member naming the field");
+    findings.pass("filter_input");
+    return;
+  }
+  if (answer.status != 200) return fail(expected, "status " + std::to_string(answer.status));
+  if (ask.lists_records) {
+    findings.pass("filter_input");
+    return;
+  }
+  const auto [others, first] = other_entities(page, ask.entity);
+  const auto results = detail::results_array(page);
+  const bool listed = others > 0 || (!number && results && results->size() > 0);
+  if (!listed) {
+    findings.pass("filter_input");
+    return;
+  }
+  const std::string got =
+      "a 200 page of records" + (others > 0 ? " of other entities (" + first + " first)" : std::string());
+  if (sides.filter_ignored && !sides.require_filter) {
+    findings.note("filter_input",
+                  "warning: for " + ask.label + ": " + got +
+                      ", as a deployment that ignores ?entity= altogether lists (see entity_filter)");
+    findings.pass("filter_input");
+    return;
+  }
+  fail(expected, got);
+}
+
 constexpr Rule kRules[] = {
     {"entity_filter", "sides",
      "?entity=N and /edw/api/entities/N/images/ list N's records alone, the same on both routes",
      "reference M10, §1.2, §5.5 (django-filter, edw's nested route)",
      SideAnswer{PlanSide::filter, entity_filter}},
+    {"filter_input", "sides",
+     "entity that is not a number gets a 4xx, never a 5xx nor every record; a number no entity has lists "
+     "none",
+     "reference §1.3 (NumberFilter: 400 {\"entity\": [\"Enter a number.\"]}), §1.2 (empty parameters "
+     "dropped)",
+     SideAnswer{PlanSide::filter_input, filter_input}},
     {"accept_negotiated", "sides",
      "Accept: text/html and format=api get the browsable HTML, Accept: application/json JSON, in either "
      "order",

@@ -10,8 +10,8 @@ namespace entimg::contract::detail {
 namespace {
 
 // The slashless path's window: neither DRF's default limit nor offset, so a redirect that drops the query
-// shows.
-constexpr std::uint64_t kSlashlessLimit = 5;
+// shows; a limit no other request of the plan sends (docs/contract.md), so no cache answers it from another.
+constexpr std::uint64_t kSlashlessLimit = 9;
 
 }  // namespace
 

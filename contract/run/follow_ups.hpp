@@ -18,7 +18,7 @@ class FollowUps {
 
   /// Opens the records of `page` at these indices (those past its results skipped) on the detail route.
   void open_records(const Page& page, std::span<const std::size_t> indices);
-  /// The slashless collection path with limit=5&offset=<offset>, after the slashed one asked directly.
+  /// The slashless collection path with limit=9&offset=<offset>, after the slashed one asked directly.
   void slashless(std::uint64_t offset);
   /// `page` asked again with its own validators, and `other` (another page of the collection) and the
   /// browsable HTML of page's URL with page's ETag. Without validators a client cannot revalidate: a note.

@@ -39,9 +39,13 @@ class SidePlan {
              bool side_judges_origins = false, const std::string& origin = {});
   void judge_html(const Page& page, const Headers& asked);
   void side(const SideAsk& ask, const Page& answer, const Page* other);
+  void side(const SideAsk& ask, const Page& answer, const Page* other, Findings& into);
   std::uint64_t offset_for(std::uint64_t limit);
 
   void filters();
+  void filter_inputs();
+  void ask_filtered(const SideAsk& ask, const std::string& path, common::QueryParams params,
+                    std::uint64_t offset, Findings& into);
   void negotiation();
   void compression();
   void proxy();
@@ -56,6 +60,8 @@ class SidePlan {
   SideState state_;
   common::Pcg32 rng_;
   std::string entity_;  // the entity the first page shows most, "" when it shows none
+  // filter: every filtered answer so far listed the whole collection (its count, other entities' records)
+  bool all_unfiltered_ = true;
   std::optional<std::uint64_t> count_;
   std::string first_url_;
 };

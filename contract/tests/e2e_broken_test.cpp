@@ -240,6 +240,12 @@ TEST_CASE("slashless_redirect: the redirect drops the query", "[e2e][broken]") {
 TEST_CASE("revalidation: one ETag for every page", "[e2e][broken]") {
   expect_failures("etag-the-same-for-every-page", "got 304 Not Modified");
 }
+TEST_CASE("filter_input: entity=abc answers 500", "[e2e][broken]") {
+  expect_failures("entity-not-a-number-500", "(a server error)");
+}
+TEST_CASE("filter_input: entity=abc lists every record", "[e2e][broken]") {
+  expect_failures("entity-not-a-number-lists-everything", "got a 200 page of records of other entities");
+}
 
 // Not a test: prints the first message of every failing rule per variant, for docs/broken-variants.md.
 TEST_CASE("print the messages of every broken variant", "[.docs]") {

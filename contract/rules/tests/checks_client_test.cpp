@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "check_test_support.hpp"
+#include "compressed.hpp"
 #include "picture_types.hpp"
 
 namespace entimg::contract::test {
@@ -106,6 +107,20 @@ TEST_CASE("image_loads fails a picture that is missing, mislabelled or not a pic
   CHECK(failed.failures().front().url == ask().image);
   CHECK(failed.failures().front().pointer == "/results/0/image");
   CHECK(failed.failures().front().record_id == 7);
+}
+
+TEST_CASE("image_loads decodes a picture sent in a coding the request accepted", "[checks][client]") {
+  HttpExchange gzipped = answer(200, "image/png", test::gzip_compressed(kPng));
+  gzipped.headers.emplace_back("Content-Encoding", "gzip");
+  gzipped.request_headers = {{"Accept-Encoding", "gzip"}};
+  CHECK(judge_picture(ask(), one(gzipped)).failures().empty());
+  gzipped.request_headers.clear();
+  CHECK(first_message(judge_picture(ask(), one(gzipped))).find("which the request did not accept") !=
+        std::string::npos);
+  gzipped.request_headers = {{"Accept-Encoding", "gzip"}};
+  gzipped.body = "not gzip";
+  CHECK(first_message(judge_picture(ask(), one(gzipped))).find("body that does not decode") !=
+        std::string::npos);
 }
 
 TEST_CASE("image_loads judges the answer redirects lead to, and names a redirect that leads nowhere",

@@ -75,30 +75,85 @@ void rename_stored_file(Json& record, std::string_view prefix) {
 
 }  // namespace
 
+// What a deployment that ignores the filter answers: the whole collection, its links built from the query as
+// sent (entity kept, DRF builds them from QUERY_STRING) on the path asked.
+HttpResponse unfiltered(const Call& c) {
+  HttpRequest whole = c.request;
+  const std::string path(path_of(c.request));
+  if (is_nested(c.request)) whole.target = std::string(kCollection) + whole.target.substr(path.size());
+  common::QueryParams query = query_of(whole);
+  remove_param(query, "entity");
+  whole = with_query(whole, query);
+  HttpResponse r = c.correct(whole);
+  const common::QueryParams sent = c.params;
+  edit_page(r, [&](Json& p) {
+    edit_links(p, [&](std::string_view, const std::string& url) {
+      std::string out = url;
+      if (const std::size_t at = out.find(kCollection); at != std::string::npos && path != kCollection)
+        out.replace(at, kCollection.size(), path);
+      return edit_link(out, [&](common::QueryParams& q) {
+        for (const auto& [name, value] : sent)
+          if (name == "entity") q.emplace_back(name, value);
+        std::stable_sort(q.begin(), q.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      });
+    });
+  });
+  return r;
+}
+
+bool asks_entity(const Call& c) {
+  return is_nested(c.request) || common::first_value(c.params, "entity") != nullptr;
+}
+
+bool entity_not_a_number(const Call& c) {
+  const std::string* entity = common::last_value(c.params, "entity");
+  return entity != nullptr && !entity->empty() &&
+         entity->find_first_not_of("-0123456789") != std::string::npos;
+}
+
 std::vector<Variant> side_variants() {
   std::vector<Variant> v;
-  v.push_back({"nested-route-ignores-entity",
+  v.push_back({"entity-not-a-number-500",
                Kind::Broken,
-               "entity_filter",
-               {"entity_filter"},
-               "/edw/api/entities/<pk>/images/ lists the whole collection (its links on the nested path)",
+               "filter_input",
+               {"filter_input"},
+               "?entity=abc answers Django's 500 page (the value reaches the database unchecked)",
                "",
                [](const Call& c) {
-                 if (c.request.method != "GET" || !is_nested(c.request)) return c.answer();
-                 HttpRequest whole = c.request;
-                 const std::string nested(path_of(c.request));
-                 whole.target = std::string(kCollection) + whole.target.substr(nested.size());
-                 HttpResponse r = c.correct(whole);
-                 edit_page(r, [&](Json& p) {
-                   edit_links(p, [&](std::string_view, const std::string& url) {
-                     std::string out = url;
-                     if (const std::size_t at = out.find(kCollection); at != std::string::npos)
-                       out.replace(at, kCollection.size(), nested);
-                     return out;
-                   });
-                 });
+                 if (!entity_not_a_number(c)) return c.answer();
+                 HttpResponse r{500, "text/html", {}, "<!doctype html>\n<title>Server Error (500)</title>\n"};
                  return r;
                }});
+  v.push_back({"entity-not-a-number-lists-everything",
+               Kind::Broken,
+               "filter_input",
+               {"filter_input"},
+               "?entity=abc lists the whole collection, while numbers filter (a filter that half-works)",
+               "",
+               [](const Call& c) { return entity_not_a_number(c) ? unfiltered(c) : c.answer(); }});
+  v.push_back(
+      {"nested-route-ignores-entity",
+       Kind::Broken,
+       "entity_filter",
+       {"entity_filter", "filter_input"},
+       "/edw/api/entities/<pk>/images/ lists the whole collection (its links on the nested path)",
+       "the nested route with a pk that is not a number lists every record too, where DRF answers 400",
+       [](const Call& c) {
+         if (c.request.method != "GET" || !is_nested(c.request)) return c.answer();
+         HttpRequest whole = c.request;
+         const std::string nested(path_of(c.request));
+         whole.target = std::string(kCollection) + whole.target.substr(nested.size());
+         HttpResponse r = c.correct(whole);
+         edit_page(r, [&](Json& p) {
+           edit_links(p, [&](std::string_view, const std::string& url) {
+             std::string out = url;
+             if (const std::size_t at = out.find(kCollection); at != std::string::npos)
+               out.replace(at, kCollection.size(), nested);
+             return out;
+           });
+         });
+         return r;
+       }});
   v.push_back({"browsable-api-answers-json",
                Kind::Broken,
                "accept_negotiated",
@@ -162,6 +217,15 @@ std::vector<Variant> side_variants() {
 
 std::vector<Variant> side_tolerated_variants() {
   std::vector<Variant> v;
+  v.push_back(
+      {"filter-ignored-altogether",
+       Kind::Tolerated,
+       "",
+       {},
+       "?entity= and the nested route list the whole collection, whatever the entity (edw's filter_class "
+       "under django-filter 22.1 and later): a warning, and a failure only with --require-filter",
+       "",
+       [](const Call& c) { return asks_entity(c) ? unfiltered(c) : c.answer(); }});
   v.push_back(
       {"proxy-overwrites-forwarded-headers",
        Kind::Tolerated,
@@ -248,8 +312,7 @@ std::vector<Variant> side_tolerated_variants() {
            original.target = filepath_to_uri(path);
            return c.correct(original);
          }
-         HttpResponse r = c.answer();
-         edit_page(r, [](Json& p) {
+         static const auto renamed = every_page([](Json& p) {
            for_each_record(p, [](Json& record) {
              if (!record["id"].is_number_integer()) return;
              const std::int64_t id = record["id"].get<std::int64_t>();
@@ -257,7 +320,7 @@ std::vector<Variant> side_tolerated_variants() {
              if (id % 4 == 3) rename_stored_file(record, "Фото ");
            });
          });
-         return r;
+         return renamed(c);
        }});
   return v;
 }

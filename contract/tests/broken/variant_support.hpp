@@ -37,7 +37,7 @@ bool is_middle_page(const Call& c);
 void serve_window(const Call& c, mock::HttpResponse& response, std::uint64_t offset);
 /// A DRF-style error answer {"detail": …} with DRF's Allow and Vary.
 mock::HttpResponse json_error(int status, std::string_view detail);
-/// A variant applying edit to every 200 JSON page.
+/// A variant applying edit to every 200 JSON page, and to a detail answer's record as to a page of it.
 std::function<mock::HttpResponse(const Call&)> every_page(std::function<void(Json&)> edit);
 void for_each_record(Json& page, const std::function<void(Json&)>& edit);
 

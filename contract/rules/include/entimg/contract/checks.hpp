@@ -157,7 +157,7 @@ struct FollowAsk {
 /// A request of one side of the quick plan (docs/contract.md, "Sides"): what it asked besides the plain
 /// request.
 /// The sides of the quick plan; a SideAnswer row names the one whose answers it judges.
-enum class PlanSide { filter, negotiation, compression, proxy, host };
+enum class PlanSide { filter, filter_input, negotiation, compression, proxy, host };
 
 struct SideAsk {
   PlanSide side{};          ///< which side asked it
@@ -168,6 +168,9 @@ struct SideAsk {
   bool nested = false;      ///< filter: asked on /edw/api/entities/<entity>/images/ rather than with ?entity=
   bool wants_html = false;  ///< negotiation: the browsable HTML was asked for (else JSON)
   bool other_first = false;  ///< the other answer of the same URL (the plain one) was asked before this one
+  /// filter_input: DRF lists records for this input (edw drops an empty parameter: the whole collection);
+  /// otherwise it is refused (400) or lists none (a number no entity has).
+  bool lists_records = false;
 };
 
 /// What the sides of the quick plan have seen so far, for the rules that compare answers across requests.
@@ -185,6 +188,11 @@ struct SideState {
     std::string url;
   };
   std::map<std::string, Filtered> by_query;
+  /// filter: the deployment ignores ?entity= altogether (every filtered answer lists the whole collection),
+  /// as edw's filter_class under django-filter 22.1 and later does; known once the filter side has asked
+  bool filter_ignored = false;
+  /// --require-filter: a deployment that ignores ?entity= fails (by default that is a warning)
+  bool require_filter = false;
   /// proxy, host: how the deployment answered each ask (its label): true followed, false ignored, and where
   std::map<std::string, std::pair<bool, std::string>> followed;
 };

@@ -54,6 +54,9 @@ struct RunOptions {
   std::vector<std::string> only, skip;  ///< rule names
   std::size_t concurrency = 1;          ///< pages in flight during a full walk (and pictures loading)
   ImagesChoice images;                  ///< --images
+  /// --require-filter: a deployment that ignores ?entity= altogether fails entity_filter and filter_input
+  /// (by default a warning: edw's filter_class is ignored by django-filter 22.1 and later)
+  bool require_filter = false;
   std::function<void(const Progress&)> on_progress;
 };
 
