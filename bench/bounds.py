@@ -10,19 +10,24 @@
    and one cycling through ten moments, against the same request at one moment.
 4. query parameters: one request with 100,000 parameters (--max-request-line 1048576 --max-head 2097152), and
    `a&` x 300,000, against the same request with 100.
+And issue 36's: the POSTs' time with --admin against without (in 1.); count: ordinary GETs while a 501-filter
+count runs over and over, against the GETs alone; files: --dataset /dev/zero and a FIFO refused, and SIGTERM
+during a long load, against the program's --version.
 
-Usage: bench/bounds.py --mock PATH --contract PATH [--only journal|monitor|churn|params]...
+Usage: bench/bounds.py --mock PATH --contract PATH [--only journal|count|files|monitor|churn|params]...
 Prints one line per figure; exit 0 (a measurement), 2 when a program does not start.
 """
 
 import argparse
 import http.client
+import json
 import os
 import re
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -120,6 +125,100 @@ def journal(args):
           f"{mib(reference[1])} without (ratio {rss / reference[1]:.2f}); peak so far {mib(hwm)}")
     print(f"journal: full listing {size / MIB:.1f} MiB ({count} entries kept of 10,000) in {seconds * 1000:.0f} ms, "
           f"RSS peak while listing {mib(peak)} (target: under 100 MiB after the POSTs and while listing)")
+    print(f"journal: 10,000 x 121 KiB POSTs journalled (--admin) in {posting:.2f} s, without --admin {reference[0]:.2f} s "
+          f"(ratio {posting / reference[0]:.2f}; target: within 2)")
+
+
+def count_filters(args):
+    """GET /__mock/requests/count with 501 query filters over 1,760 entries of 500 parameters each (issue 36),
+    asked over and over on one connection, while another times ordinary GETs; against the GETs alone."""
+    process, port = start([args.mock, "--port", "0", "--quiet", "--admin", "--records", "1000"], "the mock")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    target = "/edw/api/entities-images/?" + "&".join(f"k{i}=1" for i in range(500))
+    for _ in range(1760):
+        request(connection, "GET", target)
+    count_target = "/__mock/requests/count?" + "&".join(f"query.k{i}=1" for i in range(501))
+    _, body, one_count = request(connection, "GET", count_target)
+    assert b'"count"' in body, body
+
+    def get_times(rounds=200):
+        times = []
+        for _ in range(rounds):
+            _, _, seconds = request(connection, "GET", "/edw/api/entities-images/?limit=1")
+            times.append(seconds * 1000)
+            time.sleep(0.005)
+        return times
+
+    quiet = get_times()
+    stop, counts = threading.Event(), []
+
+    def keep_counting():
+        admin = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        while not stop.is_set():
+            counts.append(request(admin, "GET", count_target)[2])
+        admin.close()
+
+    counter = threading.Thread(target=keep_counting)
+    counter.start()
+    busy = get_times()
+    stop.set()
+    counter.join()
+    connection.close()
+    stop_all()
+    print(f"count: a 501-filter count over 1,760 entries of 500 parameters takes {one_count * 1000:.0f} ms "
+          f"({len(counts)} asked meanwhile, mean {statistics.mean(counts) * 1000:.0f} ms)")
+    print(f"count: an ordinary GET while they run p50 {statistics.median(busy):.2f} ms, max {max(busy):.2f} ms; "
+          f"without them p50 {statistics.median(quiet):.2f} ms, max {max(quiet):.2f} ms (ratio of p50s "
+          f"{statistics.median(busy) / statistics.median(quiet):.2f}; target: max under 100 ms)")
+
+
+def refusal_time(argv):
+    """Seconds until the program ends, its exit code and its stderr's first line (killed after 10 s)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+    return time.perf_counter() - started, process.returncode, (err.decode("utf-8", "replace").splitlines() or [""])[0]
+
+
+def files(args):
+    """--dataset /dev/zero and a FIFO (issue 36: 23.4 GB in 138 s, and an open blocked for ever), against the
+    program's --version; SIGTERM half a second into the hashing of a 64 GiB (sparse) snapshot file."""
+    with tempfile.TemporaryDirectory(prefix="entimg-bench-files-") as tmp:
+        fifo = os.path.join(tmp, "fifo")
+        os.mkfifo(fifo)
+        reference = statistics.median(refusal_time([args.mock, "--version"])[0] for _ in range(5))
+        for label, path in (("/dev/zero", "/dev/zero"), ("a FIFO", fifo)):
+            seconds, code, line = refusal_time([args.mock, "--port", "0", "--dataset", path])
+            print(f"files: --dataset {label} refused in {seconds * 1000:.1f} ms, exit {code} ({line}); --version "
+                  f"{reference * 1000:.1f} ms (ratio {seconds / reference:.2f}; target: under 1 s)")
+        os.makedirs(os.path.join(tmp, "snapshot"))
+        records = os.path.join(tmp, "snapshot", "records.jsonl")
+        with open(records, "wb") as out:
+            out.truncate(64 << 30)
+        manifest = {"format": "entities-images-snapshot", "version": 1, "complete": True, "base_url": "http://x",
+                    "collection_path": "/", "recorded_at": "2026-11-27T00:00:00Z", "tool": "bench", "count": 0,
+                    "records": 0, "limit": 12, "files": [{"name": "records.jsonl", "bytes": 64 << 30, "sha256": "0" * 64}]}
+        with open(os.path.join(tmp, "snapshot", "manifest.json"), "w") as out:
+            json.dump(manifest, out)
+        process = subprocess.Popen([args.mock, "--port", "0", "--dataset", os.path.dirname(records), "--max-file-bytes",
+                                    str(1 << 40)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+        loading = process.poll() is None
+        started = time.perf_counter()
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        print(f"files: SIGTERM while a 64 GiB snapshot file is hashed (still loading: {loading}): ended in "
+              f"{(time.perf_counter() - started) * 1000:.1f} ms, exit {process.returncode} (ratio to --version "
+              f"{(time.perf_counter() - started) / reference:.2f}; target: under 1 s)")
 
 
 def slow_client(port, stop, connected):
@@ -229,10 +328,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mock", required=True)
     parser.add_argument("--contract", required=True)
-    parser.add_argument("--only", action="append", choices=["journal", "monitor", "churn", "params"])
+    parser.add_argument("--only", action="append", choices=["journal", "count", "files", "monitor", "churn", "params"])
     args = parser.parse_args()
     try:
-        for name, function in (("journal", journal), ("monitor", monitor), ("churn", churn), ("params", params)):
+        for name, function in (("journal", journal), ("count", count_filters), ("files", files), ("monitor", monitor),
+                               ("churn", churn), ("params", params)):
             if not args.only or name in args.only:
                 function(args)
     finally:

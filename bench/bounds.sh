@@ -4,7 +4,8 @@
 # clients are connected, --churn under alternating X-Mock-Time, a request with 100,000 query parameters.
 # Uses the release build (build it first: cmake --workflow --preset release, or the two targets); run it under
 # the build lock, as every bench: /work/bin/buildlock bash bench/bounds.sh. About 2 minutes.
-# Usage: bench/bounds.sh [--only journal|monitor|churn|params]... [--mock PATH] [--contract PATH]
+# Issue 36's: journalled POSTs against plain ones, GETs during a 501-filter count, files refused at once.
+# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params]... [--mock PATH] [--contract PATH]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 MOCK=$root/build/release/mock/entities-images-mock
@@ -15,12 +16,15 @@ while (($#)); do
     --mock) MOCK=${2:?}; shift ;;
     --contract) CONTRACT=${2:?}; shift ;;
     --only) extra+=(--only "${2:?}"); shift ;;
-    -h | --help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "usage: bench/bounds.sh [--only NAME]... [--mock PATH] [--contract PATH]" >&2; exit 2 ;;
   esac
   shift
 done
-for program in "$MOCK" "$CONTRACT"; do
+programs=("$MOCK")
+# The contract tool serves only the monitor's figures.
+[[ ${#extra[@]} -eq 0 || " ${extra[*]} " == *" monitor "* ]] && programs+=("$CONTRACT")
+for program in "${programs[@]}"; do
   [[ -x $program ]] || { echo "bench: no $program (cmake --build --preset release)" >&2; exit 2; }
 done
 echo "mock $MOCK; contract $CONTRACT; $(nproc) cores"

@@ -13,6 +13,8 @@
 
 #include <openssl/evp.h>
 
+#include "entimg/common/bounded_file.hpp"
+
 namespace entimg::common {
 namespace {
 
@@ -167,7 +169,7 @@ std::string sha256_hex(std::string_view bytes) {
   return digest_hex(ctx.get());
 }
 
-SnapshotManifest open_snapshot(const std::filesystem::path& dir) {
+SnapshotManifest open_snapshot(const std::filesystem::path& dir, std::uint64_t max_file_bytes) {
   const std::string where = "snapshot " + dir.string();
   if (!std::filesystem::is_directory(dir)) throw std::runtime_error(where + ": not a directory");
   std::filesystem::path manifest_file;
@@ -176,11 +178,10 @@ SnapshotManifest open_snapshot(const std::filesystem::path& dir) {
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(std::string(e.what()) + " (not a snapshot)");
   }
-  std::ifstream in(manifest_file, std::ios::binary);
-  if (!in) throw std::runtime_error(where + ": no manifest.json (not a snapshot)");
+  const std::string manifest_text = read_bounded_file(manifest_file, max_file_bytes);
   SnapshotManifest m;
   try {
-    m = SnapshotManifest::from_json(nlohmann::json::parse(in));
+    m = SnapshotManifest::from_json(nlohmann::json::parse(manifest_text));
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(where + ": manifest.json is not valid JSON: " + e.what());
   } catch (const std::runtime_error& e) {
@@ -194,6 +195,11 @@ SnapshotManifest open_snapshot(const std::filesystem::path& dir) {
     std::uint64_t bytes = 0;
     std::string sha;
     const std::filesystem::path file = snapshot_file(dir, f.name);
+    std::error_code error;  // one too large is refused before it is hashed
+    if (const std::uintmax_t size = std::filesystem::file_size(file, error); !error && size > max_file_bytes)
+      throw FileError(FileProblem::too_large, where + ": " + f.name + ": " + std::to_string(size) +
+                                                  " bytes, over the limit of " +
+                                                  std::to_string(max_file_bytes));
     try {
       sha = sha256_file(file, &bytes);
     } catch (const std::runtime_error& e) {

@@ -7,12 +7,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "entimg/common/bounded_file.hpp"
 #include "entimg/common/snapshot.hpp"
 #include "entimg/common/url.hpp"
 #include "record_json.hpp"
@@ -121,8 +120,12 @@ constexpr const char* kDatasetNote = "dataset.txt";
 
 }  // namespace
 
-LiveDataset::LiveDataset(std::shared_ptr<const Dataset> base, std::optional<fs::path> state_dir)
-    : base_(std::move(base)), state_dir_(std::move(state_dir)), uuid_rng_(std::random_device{}()) {
+LiveDataset::LiveDataset(std::shared_ptr<const Dataset> base, std::optional<fs::path> state_dir,
+                         std::uint64_t max_file_bytes)
+    : base_(std::move(base)),
+      state_dir_(std::move(state_dir)),
+      max_file_bytes_(max_file_bytes),
+      uuid_rng_(std::random_device{}()) {
   last_id_ = base_->max_id();
   if (state_dir_) load_state();
   start_last_id_ = last_id_;
@@ -185,6 +188,9 @@ std::string LiveDataset::state_line_problem(const fs::path& dir, std::string_vie
   std::uint64_t size = 0;
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) return "its file " + file.string() + " is missing";
+  // A size that differs is a mismatch without reading the file; one that matches is at most --max-body.
+  if (fs::file_size(file, ec) != static_cast<std::uintmax_t>(r.file_size) || ec)
+    return "its file " + file.string() + " does not match the recorded size and sha256";
   try {
     if (common::sha256_file(file, &size) != entry["sha256"].get<std::string>() ||
         size != static_cast<std::uint64_t>(r.file_size))
@@ -210,24 +216,17 @@ void LiveDataset::load_state() {
   }
   // The records of a state directory only make sense over the dataset they were created over.
   const std::string described = base_->describe() + "\n";
-  if (std::ifstream note(dir / kDatasetNote); note) {
-    std::stringstream seen;
-    seen << note.rdbuf();
-    if (seen.str() != described)
+  if (const auto seen = read_state_file(dir / kDatasetNote)) {
+    if (*seen != described)
       throw StateError("the state directory " + dir.string() +
-                       " holds records created over another dataset (" +
-                       seen.str().substr(0, seen.str().find('\n')) + "), not over " + base_->describe() +
+                       " holds records created over another dataset (" + seen->substr(0, seen->find('\n')) +
+                       "), not over " + base_->describe() +
                        ": start with that dataset, or use another --state directory");
   } else {
     write_durably(dir / kDatasetNote, described);
   }
 
-  std::string text;
-  if (std::ifstream in(dir / kLog, std::ios::binary); in) {
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
-  }
+  const std::string text = read_state_file(dir / kLog).value_or("");
   std::size_t good_end = 0, at = 0, line_no = 0;
   const std::string log_name = (dir / kLog).string();
   while (at < text.size()) {
@@ -324,11 +323,24 @@ std::optional<std::string> LiveDataset::uploaded_bytes(std::string_view file) co
       std::find_if(created_.begin(), created_.end(), [&](const Record& r) { return r.file == file; });
   if (it == created_.end()) return std::nullopt;
   if (!state_dir_) return memory_files_.at(it->file);
-  std::ifstream in(*state_dir_ / kMedia / it->file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  try {  // replaced by a FIFO or a device since it was checked: not served
+    return common::read_bounded_file(*state_dir_ / kMedia / it->file, max_file_bytes_);
+  } catch (const common::FileError&) {
+    return std::nullopt;
+  }
+}
+
+// A state file's bytes, or nullopt when there is none; a FIFO, a device or one over --max-file-bytes is a
+// StateError.
+std::optional<std::string> LiveDataset::read_state_file(const fs::path& file) const {
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
+  try {
+    return common::read_bounded_file(file, max_file_bytes_);
+  } catch (const common::FileError& e) {
+    const bool too_large = e.kind() == common::FileProblem::too_large;
+    throw StateError(std::string("--state: ") + e.what() + (too_large ? " (--max-file-bytes)" : ""));
+  }
 }
 
 bool LiveDataset::has_entity(std::int64_t entity) const {

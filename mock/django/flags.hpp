@@ -22,7 +22,8 @@ namespace entimg::mock::detail {
 inline constexpr std::uint64_t kMaxDelayMs = 3'600'000;             ///< --latency's and --max-delay's top
 inline constexpr std::uint64_t kMaxBytesPerSecond = 1'000'000'000;  ///< --slow-body's and X-Mock-Slow-Body's
 inline constexpr std::uint64_t kMaxRecords = 1'000'000'000'000ULL;  ///< ids stay far inside 64 bits
-inline constexpr std::uint64_t kMaxChurn = 100'000;  ///< --churn's inserts and deletes a minute
+inline constexpr std::uint64_t kMaxChurn = 100'000;        ///< --churn's inserts and deletes a minute
+inline constexpr std::uint64_t kMaxConfigBytes = 1 << 20;  ///< --config FILE's size (read before the flags)
 
 /// What a flag's value is, which decides how it is read and checked.
 enum class FlagKind {
@@ -192,6 +193,20 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .kind = FlagKind::text,
      .field = at<&Options::state>,
      .what = "a directory"},
+    {.name = "--max-file-bytes",
+     .npm_absent = "the package is handed its dataset's text: it reads no file itself",
+     .type_name = "BYTES",
+     .help = "read a --dataset file, a snapshot's and --state's files only when\n"
+             "each is a regular file of at most this size: a FIFO, a device such\n"
+             "as /dev/zero or a larger file is refused at once (--config FILE: a\n"
+             "regular file of at most 1 MiB)",
+     .group = kServing,
+     .kind = FlagKind::whole,
+     .field = at<&Options::max_file_bytes>,
+     .low = 1,
+     .high = std::uint64_t{1} << 40,
+     .what = "a size in bytes",
+     .shows_default = true},
 
     // Limits (docs/mock.md, "Connections")
     {.name = "--max-body",

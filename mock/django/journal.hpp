@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -43,6 +44,8 @@ struct JournalFilter {
 
   /// The filter of an admin query string, or the message of a 400 saying what is wrong with it.
   static std::pair<std::optional<JournalFilter>, std::string> parse(std::string_view query);
+  /// Whether the filter selects the entry; the entry's query is read once and sorted, so many query.NAME
+  /// filters cost a binary search each, not a pass over the entry's parameters.
   bool selects(const JournalEntry& entry) const;
 };
 
@@ -54,16 +57,24 @@ class RequestJournal {
   /// Keeps the latest `capacity` entries, and fewer when they would hold more than `max_bytes`.
   RequestJournal(std::size_t capacity, std::size_t max_bytes) : capacity_(capacity), max_bytes_(max_bytes) {}
   void add(const HttpRequest& request, int status, std::uint64_t bytes, double ms);
-  /// {"count": N, "requests": [...]} of the entries the filter selects, oldest first.
+  /// {"count": N, "requests": [...]} of the entries the filter selects, oldest first. Filters a snapshot of
+  /// the entries taken under the lock, so a costly filter never holds up the requests being journaled.
   std::string listing(const JournalFilter& filter) const;
   std::size_t count(const JournalFilter& filter) const;
   void clear();
   std::size_t bytes() const;
 
  private:
+  using Entries = std::vector<std::shared_ptr<const JournalEntry>>;
+  /// The entries of this moment, oldest first: copied pointers, so an entry evicted meanwhile lives on
+  /// until the listing that holds it is made.
+  Entries snapshot() const;
+  /// The entries of the snapshot the filter selects, up to its limit (outside the lock).
+  static Entries selected(const Entries& entries, const JournalFilter& filter);
+
   std::size_t capacity_, max_bytes_;
   mutable std::mutex mutex_;
-  std::deque<JournalEntry> entries_;
+  std::deque<std::shared_ptr<const JournalEntry>> entries_;
   std::size_t bytes_ = 0;
   std::uint64_t next_seq_ = 1;
 };

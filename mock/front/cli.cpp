@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "entimg/common/bounded_file.hpp"
 #include "entimg/common/cli.hpp"
 #include "entimg/common/version.hpp"
 #include "fault_statuses.hpp"
@@ -68,9 +69,15 @@ class JsonConfig : public CLI::Config {
   explicit JsonConfig(const CLI::App& app) : app_(app) {}
 
   std::vector<CLI::ConfigItem> from_config(std::istream& in) const override {
+    // At most kMaxConfigBytes, should the file have grown since config_file() looked at it.
+    std::string text(detail::kMaxConfigBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > detail::kMaxConfigBytes)
+      throw CLI::ConfigError("larger than " + std::to_string(detail::kMaxConfigBytes) + " bytes");
     nlohmann::json doc;
     try {
-      doc = nlohmann::json::parse(in);
+      doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
       throw CLI::ConfigError(std::string("not valid JSON: ") + e.what());
     }
@@ -117,6 +124,25 @@ class JsonConfig : public CLI::Config {
 
   const CLI::App& app_;
 };
+
+// --config FILE: a regular file of at most kMaxConfigBytes, checked as the flag is read, before CLI11
+// opens it (a FIFO would block the open for ever, /dev/zero never end). A missing file is CLI11's to report.
+CLI::Validator config_file() {
+  return CLI::Validator(
+      [](std::string& file) -> std::string {
+        std::error_code error;
+        const auto status = std::filesystem::status(file, error);
+        if (error || !std::filesystem::exists(status)) return "";
+        if (!std::filesystem::is_regular_file(status))
+          return "needs a regular file, got '" + file + "' (" + common::file_kind(file) + ")";
+        if (const auto size = std::filesystem::file_size(file, error);
+            !error && size > detail::kMaxConfigBytes)
+          return "needs a file of at most " + std::to_string(detail::kMaxConfigBytes) + " bytes, got '" +
+                 file + "' (" + std::to_string(size) + " bytes)";
+        return "";
+      },
+      "");
+}
 
 // "INSERTS:DELETES", each up to kMaxChurn, not both 0.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> churn_of(std::string_view text) {
@@ -203,9 +229,10 @@ CLI::Option* add_flag(CLI::App& app, const detail::Flag& flag, Options& o) {
                             ", not both 0 (e.g. 30:10)",
                         [](std::string& text) { return churn_of(text).has_value(); }));
     case FlagKind::config:
-      return app.set_config(name, "", help)->each([&o](const std::string& file) {
-        o.config = std::filesystem::path(file);
-      });
+      return app.set_config(name, "", help)
+          ->check(config_file())
+          ->trigger_on_parse()  // checked as it is read: CLI11 opens the file before other checks run
+          ->each([&o](const std::string& file) { o.config = std::filesystem::path(file); });
     case FlagKind::help:
       return app.set_help_flag(name, help);
   }

@@ -7,6 +7,7 @@
 // A recording in progress lives in DIR.partial with "complete": false and is never read as a snapshot.
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,7 +55,9 @@ std::string sha256_hex(std::string_view bytes);
 
 /// Reads DIR/manifest.json and checks that it describes a complete snapshot of this format whose files
 /// are all there with their recorded sizes and hashes. Throws std::runtime_error naming the problem
-/// (a partial recording, a missing or altered file, a foreign directory).
-SnapshotManifest open_snapshot(const std::filesystem::path& dir);
+/// (a partial recording, a missing or altered file, a foreign directory), and FileError (bounded_file.hpp)
+/// for a file over max_file_bytes, found before it is read.
+SnapshotManifest open_snapshot(const std::filesystem::path& dir,
+                               std::uint64_t max_file_bytes = std::numeric_limits<std::uint64_t>::max());
 
 }  // namespace entimg::common

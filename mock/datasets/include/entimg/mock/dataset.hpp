@@ -82,10 +82,17 @@ class DatasetError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The largest file the mock reads by default (--max-file-bytes): a dataset, a snapshot's files, a --state
+/// directory's. 1 GiB: ten times the real collection's records.jsonl.
+inline constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 30;
+
 /// Loads a JSON Lines file (one record per line), a JSON array of records, or a snapshot directory
 /// (its records.jsonl, once common::open_snapshot has found the snapshot complete and intact). `image`
-/// may be present and is ignored: it is rebuilt for each request's origin. Throws DatasetError.
-std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path);
+/// may be present and is ignored: it is rebuilt for each request's origin. Only regular files of at most
+/// max_bytes are read: a FIFO, a device (/dev/zero) or a larger file is refused before any of it is read.
+/// Throws DatasetError.
+std::unique_ptr<Dataset> load_dataset_file(const std::filesystem::path& path,
+                                           std::uint64_t max_bytes = kMaxFileBytes);
 
 /// The records of a JSON Lines text or a JSON array already read; `where` names it in DatasetError's
 /// messages ("records.jsonl:3: ..."). What load_dataset_file and the WebAssembly build's `dataset` use.

@@ -43,8 +43,10 @@ struct NewUpload {
 class LiveDataset final : public Dataset {
  public:
   /// Over `base`; with `state_dir`, records created by earlier runs are loaded from it (created if
-  /// missing). Throws StateError saying why a directory cannot be used.
-  LiveDataset(std::shared_ptr<const Dataset> base, std::optional<std::filesystem::path> state_dir);
+  /// missing). Its files are read only when they are regular files of at most max_file_bytes. Throws
+  /// StateError saying why a directory cannot be used.
+  LiveDataset(std::shared_ptr<const Dataset> base, std::optional<std::filesystem::path> state_dir,
+              std::uint64_t max_file_bytes = kMaxFileBytes);
 
   /// Stores the upload as a new record (the next id, a fresh uuid4 path) and returns it; with a state
   /// directory the record is on disk first. Thread-safe. Throws StateError if it cannot be stored.
@@ -83,6 +85,7 @@ class LiveDataset final : public Dataset {
  private:
   void load_state();
   std::string state_line_problem(const std::filesystem::path& dir, std::string_view line);
+  std::optional<std::string> read_state_file(const std::filesystem::path& file) const;
   void append_line(const std::string& line);  // under write_mutex_
   void insert_created(Record record);         // under a unique lock
   void page_locked(const Selection& selection, std::uint64_t offset, std::uint64_t limit,
@@ -93,6 +96,7 @@ class LiveDataset final : public Dataset {
 
   std::shared_ptr<const Dataset> base_;
   std::optional<std::filesystem::path> state_dir_;
+  std::uint64_t max_file_bytes_;
   mutable std::shared_mutex mutex_;  // readers shared; the insert of a new record exclusive
   std::mutex write_mutex_;           // one upload stored at a time
   std::vector<Record> created_;      // sorted by (order, id)

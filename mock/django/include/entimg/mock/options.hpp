@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "entimg/mock/cors.hpp"
+#include "entimg/mock/dataset.hpp"
 #include "entimg/mock/faults.hpp"
 #include "entimg/mock/http_types.hpp"
 #include "entimg/mock/request_log.hpp"
@@ -68,7 +69,9 @@ struct Options : ServerOptions {
   std::optional<std::filesystem::path> dataset;
   std::optional<User> user;  ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
   std::optional<std::filesystem::path> state;  ///< --state DIR: uploads kept on disk
-  std::uint32_t churn_inserts = 0;             ///< --churn INSERTS:DELETES a minute: a live collection
+  /// --max-file-bytes: the largest dataset, snapshot or --state file read (each a regular file)
+  std::uint64_t max_file_bytes = kMaxFileBytes;
+  std::uint32_t churn_inserts = 0;  ///< --churn INSERTS:DELETES a minute: a live collection
   std::uint32_t churn_deletes = 0;
   std::optional<std::filesystem::path> config;  ///< --config FILE; flags on the command line win
   bool help = false;                            ///< --help: print usage() and exit

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""The files the mock reads, as a black box (issue 36, item 2): --dataset /dev/zero grew to 23.4 GB and a
+FIFO blocked `open` for ever, both deaf to SIGTERM. Now only regular files within --max-file-bytes are read
+(--dataset, a snapshot's files, --state's files; --config within 1 MiB), each refusal is one line naming the
+file, in well under a second, and a stop signal ends a load at once.
+
+Usage: file_bounds.py --mock PATH. Exit 0 when every case holds, 1 naming the ones that do not.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+FAILED = []
+
+
+def run(mock, args, seconds=5):
+    """Runs the mock to its end (killed after `seconds`); returns (exit code or None, stderr, seconds)."""
+    started = time.monotonic()
+    process = subprocess.Popen([mock, "--port", "0"] + args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    try:
+        _, err = process.communicate(timeout=seconds)
+        return process.returncode, err.decode("utf-8", "replace"), time.monotonic() - started
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        return None, err.decode("utf-8", "replace"), time.monotonic() - started
+
+
+def expect(name, result, code, text, within=1.0):
+    rc, err, seconds = result
+    lines = [line for line in err.splitlines() if line and not line.startswith("Run with --help")]
+    problems = []
+    if rc != code:
+        problems.append(f"exit {rc} (expected {code})")
+    if text not in err:
+        problems.append(f"no {text!r} on stderr")
+    if len(lines) != 1:
+        problems.append(f"{len(lines)} lines on stderr (expected one)")
+    if seconds >= within:
+        problems.append(f"took {seconds:.2f} s (expected under {within} s)")
+    print(f"{'ok  ' if not problems else 'FAIL'} {name}: exit {rc} in {seconds:.2f} s: {err.strip()[:200]}"
+          + ("" if not problems else " -- " + "; ".join(problems)))
+    if problems:
+        FAILED.append(name)
+
+
+def snapshot(directory, records_bytes):
+    """A snapshot directory whose manifest lists records.jsonl with `records_bytes` (its hash is wrong: the
+    mock finds that out only after reading the whole file)."""
+    os.makedirs(directory)
+    manifest = {"format": "entities-images-snapshot", "version": 1, "complete": True, "base_url": "http://x",
+                "collection_path": "/edw/api/entities-images/", "recorded_at": "2026-11-27T00:00:00Z",
+                "tool": "test", "count": 0, "records": 0, "limit": 12,
+                "files": [{"name": "records.jsonl", "bytes": records_bytes, "sha256": "0" * 64}]}
+    with open(os.path.join(directory, "manifest.json"), "w") as out:
+        json.dump(manifest, out)
+    return os.path.join(directory, "records.jsonl")
+
+
+def stop_while_loading(mock, tmp):
+    """SIGTERM half a second into the hashing of a 64 GiB (sparse) snapshot file: the mock ends at once."""
+    records = snapshot(os.path.join(tmp, "huge"), 64 << 30)
+    with open(records, "wb") as out:
+        out.truncate(64 << 30)
+    process = subprocess.Popen([mock, "--port", "0", "--dataset", os.path.dirname(records),
+                                "--max-file-bytes", str(1 << 40)], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    running = process.poll() is None
+    started = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    try:
+        _, err = process.communicate(timeout=2)
+        rc = process.returncode
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        rc = None
+    name = "SIGTERM while a snapshot of 64 GiB is hashed"
+    if not running:
+        print(f"FAIL {name}: the mock ended before the signal (exit {process.returncode}): {err.decode()[:200]}")
+        FAILED.append(name)
+        return
+    expect(name, (rc, err.decode("utf-8", "replace"), time.monotonic() - started), 0, "stopped while loading")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mock", required=True)
+    mock = parser.parse_args().mock
+    with tempfile.TemporaryDirectory(prefix="entimg-file-bounds-") as tmp:
+        fifo = os.path.join(tmp, "fifo")
+        os.mkfifo(fifo)
+        big = os.path.join(tmp, "big.jsonl")
+        with open(big, "w") as out:
+            out.write("\n" * 2048)
+        expect("--dataset /dev/zero", run(mock, ["--dataset", "/dev/zero"]), 1,
+               "/dev/zero: not a regular file (a character device)")
+        expect("--dataset FIFO", run(mock, ["--dataset", fifo]), 1, "fifo: not a regular file (a FIFO)")
+        expect("--dataset over --max-file-bytes", run(mock, ["--dataset", big, "--max-file-bytes", "2047"]), 1,
+               "big.jsonl: 2048 bytes, over the limit of 2047 (--max-file-bytes)")
+        expect("--config /dev/zero", run(mock, ["--config", "/dev/zero"]), 2,
+               "option --config needs a regular file, got '/dev/zero' (a character device)")
+        expect("--config FIFO", run(mock, ["--config", fifo]), 2, "(a FIFO)")
+        huge_config = os.path.join(tmp, "config.json")
+        with open(huge_config, "w") as out:
+            out.write("{}" + " " * (1 << 20))
+        expect("--config over 1 MiB", run(mock, ["--config", huge_config]), 2, "needs a file of at most 1048576 bytes")
+        records = snapshot(os.path.join(tmp, "snapshot"), 0)
+        os.mkfifo(records)
+        expect("a snapshot's records.jsonl a FIFO", run(mock, ["--dataset", os.path.dirname(records)]), 1,
+               "records.jsonl is not a regular file")
+        records = snapshot(os.path.join(tmp, "large"), 4096)
+        with open(records, "wb") as out:
+            out.truncate(4096)
+        expect("a snapshot's records.jsonl over --max-file-bytes",
+               run(mock, ["--dataset", os.path.dirname(records), "--max-file-bytes", "4095"]), 1,
+               "records.jsonl: 4096 bytes, over the limit of 4095 (--max-file-bytes)")
+        state = os.path.join(tmp, "state")
+        os.makedirs(os.path.join(state, "media"))
+        os.mkfifo(os.path.join(state, "records.jsonl"))
+        expect("--state DIR whose records.jsonl is a FIFO", run(mock, ["--records", "10", "--state", state]), 1,
+               "records.jsonl: not a regular file (a FIFO)")
+        stop_while_loading(mock, tmp)
+    if FAILED:
+        print(f"{len(FAILED)} failed: {', '.join(FAILED)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
