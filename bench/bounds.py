@@ -10,13 +10,18 @@
    and one cycling through ten moments, against the same request at one moment.
 4. query parameters: one request with 100,000 parameters (--max-request-line 1048576 --max-head 2097152), and
    `a&` x 300,000, against the same request with 100.
+5. gzip (issue 36): the suite's peak RSS (/usr/bin/time -v) on a quick run whose gzip probe gets a 58 KB gzip
+   body decoding to a 60 MB page of 20 million empty arrays, then with that page plain on every other request
+   too, against the same run on the mock's own pages (a proxy in front of the mock serves them).
 
-Usage: bench/bounds.py --mock PATH --contract PATH [--only journal|monitor|churn|params]...
+Usage: bench/bounds.py --mock PATH --contract PATH [--only journal|monitor|churn|params|gzip]...
 Prints one line per figure; exit 0 (a measurement), 2 when a program does not start.
 """
 
 import argparse
+import gzip
 import http.client
+import http.server
 import os
 import re
 import socket
@@ -225,14 +230,96 @@ def params(args):
           f"'a&' x 300,000 {bare:.1f} ms")
 
 
+def bomb_proxy(mock_port, gzipped, plain):
+    """A server in front of the mock: `gzipped` (when given; Content-Encoding: gzip) to requests offering gzip,
+    `plain` (when given) to the others, the mock's own answer otherwise. Returns (server, port)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def answer(self, send_body):
+            if gzipped is not None and "gzip" in self.headers.get("Accept-Encoding", ""):
+                status, headers, body = 200, [("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
+                                              ("Vary", "Accept-Encoding")], gzipped
+            elif plain is not None:
+                status, headers, body = 200, [("Content-Type", "application/json")], plain
+            else:
+                connection = http.client.HTTPConnection("127.0.0.1", mock_port, timeout=60)
+                connection.request(self.command, self.path, headers={k: v for k, v in self.headers.items()
+                                                                     if k.lower() != "connection"})
+                response = connection.getresponse()
+                body = response.read()
+                status = response.status
+                headers = [(k, v) for k, v in response.getheaders()
+                           if k.lower() not in ("connection", "content-length", "transfer-encoding", "date")]
+                connection.close()
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if send_body:
+                self.wfile.write(body)
+
+        def do_GET(self):
+            self.answer(True)
+
+        def do_OPTIONS(self):
+            self.answer(True)
+
+        def do_HEAD(self):
+            self.answer(False)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+def peak_of_quick_run(contract, port):
+    """A quick run of the suite under /usr/bin/time -v: (peak RSS in KiB, seconds, exit code)."""
+    started = time.perf_counter()
+    run = subprocess.run(["/usr/bin/time", "-v", contract, "--base-url", f"http://127.0.0.1:{port}", "--mode",
+                          "quick", "--no-progress", "--retries", "0", "--timeout", "30", "--seed", "42"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=900)
+    seconds = time.perf_counter() - started
+    peak = re.search(rb"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
+    return int(peak.group(1)) if peak else 0, seconds, run.returncode
+
+
+def gzip_bomb(args):
+    page = b'{"count":1,"next":null,"previous":null,"results":[[]' + b",[]" * (20 * 1000 * 1000) + b"]}"
+    gzipped = gzip.compress(page, 9)
+    _, mock_port = start([args.mock, "--port", "0", "--quiet"], "the mock")
+    runs = {}
+    for label, bodies in (("reference", (None, None)), ("gzip", (gzipped, None)), ("everywhere", (gzipped, page))):
+        server, port = bomb_proxy(mock_port, *bodies)
+        runs[label] = peak_of_quick_run(args.contract, port)
+        server.shutdown()
+        server.server_close()
+    stop_all()
+    cap = 64 * 1024
+    (gzip_peak, gzip_s, gzip_rc), (every_peak, every_s, every_rc) = runs["gzip"], runs["everywhere"]
+    print(f"gzip: the suite's peak RSS {mib(gzip_peak)} on the {len(gzipped) / 1000:.0f} KB gzip page "
+          f"({len(page) / 1e6:.0f} MB of empty arrays, to the gzip probe; {gzip_s:.1f} s, exit {gzip_rc}); "
+          f"{gzip_peak / cap:.2f} x 64 MiB (target: at most 4 x 64 MiB = 256 MiB); on the mock's pages "
+          f"{mib(runs['reference'][0])}")
+    print(f"gzip: the same page plain on every other request too: peak RSS {mib(every_peak)} "
+          f"({every_peak / cap:.2f} x 64 MiB), {every_s:.1f} s, exit {every_rc}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mock", required=True)
     parser.add_argument("--contract", required=True)
-    parser.add_argument("--only", action="append", choices=["journal", "monitor", "churn", "params"])
+    parser.add_argument("--only", action="append", choices=["journal", "monitor", "churn", "params", "gzip"])
     args = parser.parse_args()
     try:
-        for name, function in (("journal", journal), ("monitor", monitor), ("churn", churn), ("params", params)):
+        for name, function in (("journal", journal), ("monitor", monitor), ("churn", churn), ("params", params),
+                               ("gzip", gzip_bomb)):
             if not args.only or name in args.only:
                 function(args)
     finally:
