@@ -5,24 +5,31 @@
    mock's RSS after the POSTs and its peak while it lists (sampled every 2 ms), against the same POSTs to a
    mock without --admin.
 2. monitor: GET /metrics of `entities-images-contract monitor` while 100 slow clients hold connections (each
-   sends a byte of a head every 2 s, and connects again when closed), against the same scrape without them.
+   sends a byte of a head every 2 s, and connects again when closed), against the same scrape without them;
+   then 25 scrapes while 600 idle connections (over the monitor's limit of 512) connect again when closed.
 3. churn: a request alternating X-Mock-Time 0 and ten years (--churn 1000:1000: 100,000 inserts and deletes),
    and one cycling through ten moments, against the same request at one moment.
 4. query parameters: one request with 100,000 parameters (--max-request-line 1048576 --max-head 2097152), and
    `a&` x 300,000, against the same request with 100.
+5. gzip (issue 36): the suite's peak RSS (/usr/bin/time -v) on a quick run whose gzip probe gets a 58 KB gzip
+   body decoding to a 60 MB page of 20 million empty arrays, then with that page plain on every other request
+   too, against the same run on the mock's own pages (a proxy in front of the mock serves them).
 And issue 36's: the POSTs' time with --admin against without (in 1.); count: ordinary GETs while a 501-filter
 count runs over and over, against the GETs alone; files: --dataset /dev/zero and a FIFO refused, and SIGTERM
 during a long load, against the program's --version.
 
-Usage: bench/bounds.py --mock PATH --contract PATH [--only journal|count|files|monitor|churn|params]...
+Usage: bench/bounds.py --mock PATH --contract PATH [--only journal|count|files|monitor|churn|params|gzip]...
 Prints one line per figure; exit 0 (a measurement), 2 when a program does not start.
 """
 
 import argparse
+import gzip
 import http.client
+import http.server
 import json
 import os
 import re
+import selectors
 import socket
 import statistics
 import subprocess
@@ -269,10 +276,58 @@ def monitor(args):
     stop.set()
     for client in clients:
         client.join()
+    answered = scrapes_among_idle(port, 600, 25)
     stop_all()
     print(f"monitor: GET /metrics with 100 slow clients connected: p50 {statistics.median(busy):.2f} ms, "
           f"max {max(busy):.2f} ms; without them p50 {statistics.median(quiet):.2f} ms, max {max(quiet):.2f} ms "
           f"(ratio of p50s {statistics.median(busy) / statistics.median(quiet):.2f}; target: within 100 ms)")
+    print(f"monitor: {answered} of 25 scrapes answered 200 while 600 idle connections (over its limit of 512) "
+          f"connect again as soon as closed (target: 25; issue 36: 0)")
+
+
+def scrapes_among_idle(port, idle, scrapes):
+    """Scrapes answered 200 while `idle` connections that send nothing are held open, each opened again at once
+    when the server closes it."""
+    stop = threading.Event()
+    selector = selectors.DefaultSelector()
+
+    def connect():
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.connect_ex(("127.0.0.1", port))
+        selector.register(sock, selectors.EVENT_READ)
+
+    def hold():
+        for _ in range(idle):
+            connect()
+        while not stop.is_set():
+            for key, _ in selector.select(0.05):
+                try:
+                    data = key.fileobj.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    selector.unregister(key.fileobj)
+                    key.fileobj.close()
+                    connect()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    time.sleep(2)
+    answered = 0
+    for _ in range(scrapes):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+        try:
+            answered += request(connection, "GET", "/metrics")[0] == 200
+        except OSError:
+            pass
+        connection.close()
+        time.sleep(0.1)
+    stop.set()
+    holder.join()
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()
+    return answered
 
 
 def churn(args):
@@ -324,15 +379,97 @@ def params(args):
           f"'a&' x 300,000 {bare:.1f} ms")
 
 
+def bomb_proxy(mock_port, gzipped, plain):
+    """A server in front of the mock: `gzipped` (when given; Content-Encoding: gzip) to requests offering gzip,
+    `plain` (when given) to the others, the mock's own answer otherwise. Returns (server, port)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def answer(self, send_body):
+            if gzipped is not None and "gzip" in self.headers.get("Accept-Encoding", ""):
+                status, headers, body = 200, [("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
+                                              ("Vary", "Accept-Encoding")], gzipped
+            elif plain is not None:
+                status, headers, body = 200, [("Content-Type", "application/json")], plain
+            else:
+                connection = http.client.HTTPConnection("127.0.0.1", mock_port, timeout=60)
+                connection.request(self.command, self.path, headers={k: v for k, v in self.headers.items()
+                                                                     if k.lower() != "connection"})
+                response = connection.getresponse()
+                body = response.read()
+                status = response.status
+                headers = [(k, v) for k, v in response.getheaders()
+                           if k.lower() not in ("connection", "content-length", "transfer-encoding", "date")]
+                connection.close()
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if send_body:
+                self.wfile.write(body)
+
+        def do_GET(self):
+            self.answer(True)
+
+        def do_OPTIONS(self):
+            self.answer(True)
+
+        def do_HEAD(self):
+            self.answer(False)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+def peak_of_quick_run(contract, port):
+    """A quick run of the suite under /usr/bin/time -v: (peak RSS in KiB, seconds, exit code)."""
+    started = time.perf_counter()
+    run = subprocess.run(["/usr/bin/time", "-v", contract, "--base-url", f"http://127.0.0.1:{port}", "--mode",
+                          "quick", "--no-progress", "--retries", "0", "--timeout", "30", "--seed", "42"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=900)
+    seconds = time.perf_counter() - started
+    peak = re.search(rb"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
+    return int(peak.group(1)) if peak else 0, seconds, run.returncode
+
+
+def gzip_bomb(args):
+    page = b'{"count":1,"next":null,"previous":null,"results":[[]' + b",[]" * (20 * 1000 * 1000) + b"]}"
+    gzipped = gzip.compress(page, 9)
+    _, mock_port = start([args.mock, "--port", "0", "--quiet"], "the mock")
+    runs = {}
+    for label, bodies in (("reference", (None, None)), ("gzip", (gzipped, None)), ("everywhere", (gzipped, page))):
+        server, port = bomb_proxy(mock_port, *bodies)
+        runs[label] = peak_of_quick_run(args.contract, port)
+        server.shutdown()
+        server.server_close()
+    stop_all()
+    cap = 64 * 1024
+    (gzip_peak, gzip_s, gzip_rc), (every_peak, every_s, every_rc) = runs["gzip"], runs["everywhere"]
+    print(f"gzip: the suite's peak RSS {mib(gzip_peak)} on the {len(gzipped) / 1000:.0f} KB gzip page "
+          f"({len(page) / 1e6:.0f} MB of empty arrays, to the gzip probe; {gzip_s:.1f} s, exit {gzip_rc}); "
+          f"{gzip_peak / cap:.2f} x 64 MiB (target: at most 4 x 64 MiB = 256 MiB); on the mock's pages "
+          f"{mib(runs['reference'][0])}")
+    print(f"gzip: the same page plain on every other request too: peak RSS {mib(every_peak)} "
+          f"({every_peak / cap:.2f} x 64 MiB), {every_s:.1f} s, exit {every_rc}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mock", required=True)
     parser.add_argument("--contract", required=True)
-    parser.add_argument("--only", action="append", choices=["journal", "count", "files", "monitor", "churn", "params"])
+    parser.add_argument("--only", action="append",
+                        choices=["journal", "count", "files", "monitor", "churn", "params", "gzip"])
     args = parser.parse_args()
     try:
         for name, function in (("journal", journal), ("count", count_filters), ("files", files), ("monitor", monitor),
-                               ("churn", churn), ("params", params)):
+                               ("churn", churn), ("params", params), ("gzip", gzip_bomb)):
             if not args.only or name in args.only:
                 function(args)
     finally:

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The bounds of issue 19 measured against references of the same run (docs/bench.md, "Bounds"): the admin
 # journal's memory under 10,000 x 121 KiB POSTs and while it is listed, a monitor scrape while 100 slow
-# clients are connected, --churn under alternating X-Mock-Time, a request with 100,000 query parameters.
+# clients are connected, --churn under alternating X-Mock-Time, a request with 100,000 query parameters,
+# and (issue 36) the suite's peak RSS on a 58 KB gzip page of 20 million values.
 # Uses the release build (build it first: cmake --workflow --preset release, or the two targets); run it under
 # the build lock, as every bench: /work/bin/buildlock bash bench/bounds.sh. About 2 minutes.
 # Issue 36's: journalled POSTs against plain ones, GETs during a 501-filter count, files refused at once.
-# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params]... [--mock PATH] [--contract PATH]
+# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params|gzip]... [--mock PATH] [--contract PATH]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 MOCK=$root/build/release/mock/entities-images-mock

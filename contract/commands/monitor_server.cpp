@@ -27,6 +27,7 @@ struct Connection {
   std::size_t sent = 0;
   bool answering = false;
   Clock::time_point deadline;
+  Clock::time_point last_read;  // accepted, or its last byte came: the one with the oldest is idle longest
 };
 
 std::string_view reason(int status) {
@@ -72,6 +73,7 @@ struct MonitorServer::State {
   void accept_all();
   void serve(std::uint64_t id, std::uint32_t events);
   void close_connection(std::uint64_t id);
+  bool evict_idle();
   void answer(Connection& c);
   bool flush(Connection& c);
   int next_timeout_ms() const;
@@ -86,6 +88,21 @@ void MonitorServer::State::close_connection(std::uint64_t id) {
   connections.erase(it);
 }
 
+// Closes the connection idle longest among those whose request is not whole yet, as nginx closes idle
+// keep-alive connections when it runs out of them; false when every connection is being answered.
+bool MonitorServer::State::evict_idle() {
+  std::uint64_t oldest = 0;
+  Clock::time_point since = Clock::time_point::max();
+  for (const auto& [id, c] : connections)
+    if (!c.answering && c.last_read < since) {
+      oldest = id;
+      since = c.last_read;
+    }
+  if (since == Clock::time_point::max()) return false;
+  close_connection(oldest);
+  return true;
+}
+
 void MonitorServer::State::accept_all() {
   for (;;) {
     const int fd = accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -93,7 +110,7 @@ void MonitorServer::State::accept_all() {
       if (errno == EINTR || errno == ECONNABORTED) continue;
       return;  // EAGAIN, or out of descriptors: the rest wait in the queue
     }
-    if (connections.size() >= options.max_connections) {
+    if (connections.size() >= options.max_connections && !evict_idle()) {
       const std::string busy = response(plain(503, "too many connections\n"), false);
       (void)!send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       close(fd);
@@ -102,7 +119,8 @@ void MonitorServer::State::accept_all() {
     const std::uint64_t id = static_cast<std::uint64_t>(fd) + 2;
     Connection& c = connections[id];
     c.fd = fd;
-    c.deadline = Clock::now() + options.head_timeout;
+    c.last_read = Clock::now();
+    c.deadline = c.last_read + options.head_timeout;
     epoll_event ev{};
     ev.events = EPOLLIN | EPOLLRDHUP;
     ev.data.u64 = id;
@@ -166,6 +184,7 @@ void MonitorServer::State::serve(std::uint64_t id, std::uint32_t events) {
       const ssize_t n = recv(c.fd, buffer, sizeof buffer, 0);
       if (n > 0) {
         c.in.append(buffer, static_cast<std::size_t>(n));
+        c.last_read = Clock::now();
         if (c.in.find("\r\n\r\n") != std::string::npos || c.in.size() > options.max_head) break;
         continue;
       }

@@ -1,7 +1,8 @@
 #pragma once
 // The monitor's web server (/metrics, /report.html, /report.json): one thread over one epoll set, so no
 // client holds it. A connection is read and written only when its socket is ready; a head not whole in
-// time, a client that takes no byte of its answer in time and connections beyond the limit are closed.
+// time and a client that takes no byte of its answer in time are closed; at the connection limit the
+// connection idle longest makes room for a new one.
 // (A Prometheus server scrapes it every few seconds with a 10 s timeout; slow clients must not starve it.)
 #include <chrono>
 #include <cstddef>
@@ -22,7 +23,9 @@ struct MonitorAnswer {
 struct MonitorServerOptions {
   std::string host = "127.0.0.1";
   int port = 0;
-  std::size_t max_connections = 512;              ///< one more is closed at once
+  /// At the limit a new connection closes the one idle longest (no whole request yet); when every
+  /// connection is being answered, the new one gets 503 and a close.
+  std::size_t max_connections = 512;
   std::size_t max_head = 16384;                   ///< a longer request head gets 431
   std::chrono::milliseconds head_timeout{5000};   ///< a head not whole by then: closed
   std::chrono::milliseconds send_timeout{10000};  ///< no byte of the answer taken by then: closed

@@ -427,6 +427,7 @@ std::size_t kept_document_text() {
 }
 
 ParsedJson parse_json_dom(const std::string& text) {
+  check_value_count(text);
   ParsedJson out;
   simdjson::error_code error = parse_into(thread_parser(), text, out);
   if (error != simdjson::SUCCESS) {
@@ -454,6 +455,7 @@ ParsedJson parse_json_dom(const std::string& text) {
 }
 
 Json parse_json(const std::string& text) {
+  check_value_count(text);
   const auto parsed = thread_parser().parse(text);
   if (parsed.error() != simdjson::SUCCESS) {
     if (const std::size_t digits = longest_number(text); digits > kMaxNumberChars)

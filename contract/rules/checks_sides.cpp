@@ -174,6 +174,44 @@ bool varies_on_encoding(const HttpExchange& exchange) {
   return false;
 }
 
+// Why a decoded body cannot be held to the plain answer's JSON, or "" when it can.
+std::string not_comparable(const Page* plain) {
+  if (plain == nullptr) return "no plain answer of the same URL";
+  if (!plain->content_coding.empty())
+    return "the plain request's answer came " + plain->content_coding + " too";
+  if (!plain->json) return "the plain answer is not JSON";
+  return "";
+}
+
+// A body in an accepted coding that decoded: held to the plain answer's JSON when that is JSON, and noted
+// as what it was found to be (a decoded body that is not JSON does not decode to the plain answer's JSON).
+void judge_decoded(const SideAsk& ask, const std::string& coding, const Page& answer, const Page* plain,
+                   detail::FailureBudget& budget, Findings& findings) {
+  const std::string with = "with " + ask.label + ": ";
+  const std::string why_not = not_comparable(plain);
+  const std::string expected = "expected the " + coding + " body to decode to the plain answer's JSON (";
+  if (!why_not.empty()) {
+    findings.note("compressed_as_asked", ask.label + " → " + coding + ", decoding to " +
+                                             (answer.json ? "JSON" : "a body that is not JSON (json_body)") +
+                                             ", not compared: " + why_not);
+    return;
+  }
+  if (!answer.json) {
+    budget.fail(with + expected + plain->exchange.url + "), got " + answer.json_error);
+    return;
+  }
+  const nlohmann::json decoded = detail::to_nlohmann(*answer.json),
+                       reference = detail::to_nlohmann(*plain->json);
+  std::string at;
+  if (decoded != reference) {
+    budget.fail(
+        with + expected + plain->exchange.url + "), got " + detail::first_difference(decoded, reference, at),
+        at);
+    return;
+  }
+  findings.note("compressed_as_asked", ask.label + " → " + coding + ", decoding to the plain answer's JSON");
+}
+
 /// Content codings (RFC 9110 §8.4, §12.5.3): asked with Accept-Encoding, an answer comes plain or in a coding
 /// the request accepts, framed by its compressed length, and decodes to the plain answer's JSON; a
 /// compressed answer should say Vary: Accept-Encoding (a warning: nginx's gzip_vary is off by default).
@@ -203,23 +241,12 @@ void compressed_as_asked(SideState&, const SideAsk& ask, const Page& answer, con
     } else if (answer.content_coding.empty()) {
       budget.fail(with + "expected a " + coding + " body that decodes, got " + answer.json_error);
     } else {
-      if (plain != nullptr && plain->json && answer.json && plain->content_coding.empty()) {
-        const nlohmann::json decoded = detail::to_nlohmann(*answer.json),
-                             reference = detail::to_nlohmann(*plain->json);
-        std::string at;
-        if (decoded != reference)
-          budget.fail(with + "expected the " + coding + " body to decode to the plain answer's JSON (" +
-                          plain->exchange.url + "), got " + detail::first_difference(decoded, reference, at),
-                      at);
-      }
+      judge_decoded(ask, coding, answer, plain, budget, findings);
       if (!varies_on_encoding(ex))
         findings.note("compressed_as_asked",
                       "warning: " + coding +
                           " answers carry no Vary: Accept-Encoding, so a shared cache may "
                           "hand them to a client that cannot read them (nginx: gzip_vary on)");
-      if (budget.failures() == 0)
-        findings.note("compressed_as_asked",
-                      ask.label + " → " + coding + ", decoding to the plain answer's JSON");
     }
   } else if (ex.status == 200 && asks_compression) {
     findings.note("compressed_as_asked", ask.label + " → not compressed");

@@ -20,6 +20,7 @@
 #include "broken/e2e_support.hpp"
 #include "broken/raw_server.hpp"
 #include "entimg/common/snapshot.hpp"
+#include "entimg/mock/gzip.hpp"
 
 namespace {
 
@@ -160,6 +161,15 @@ std::vector<std::string> check_args(const std::string& url, const fs::path& dir)
           (dir / "report.json").string(),
           "--junit",
           (dir / "report.xml").string()};
+}
+
+// A quick run against url, checked bounded, its reports in dir.
+ToolRun quick_run(const std::string& url, const fs::path& dir) {
+  auto args = check_args(url, dir);
+  args[3] = "quick";  // --mode quick
+  const ToolRun run = run_tool(dir, args);
+  check_bounded(run, {dir / "report.json", dir / "report.xml"});
+  return run;
 }
 
 // Every page a full page of correct records, `count` 10^18 and a next link one page further, for ever.
@@ -405,10 +415,7 @@ TEST_CASE("hostile: pages near the 64 MiB body cap keep the suite's memory a sma
     return response;
   });
   TempDir dir;
-  auto args = check_args(server.url(), dir.path());
-  args[3] = "quick";  // --mode quick
-  const ToolRun run = run_tool(dir.path(), args);
-  check_bounded(run, {dir.path() / "report.json", dir.path() / "report.xml"});
+  const ToolRun run = quick_run(server.url(), dir.path());
   const double cap_mib = 64, peak_mib = static_cast<double>(run.peak_rss_kib) / 1024;
   INFO("peak RSS " << peak_mib << " MiB, " << peak_mib / cap_mib << "x the body cap");
 #if defined(__SANITIZE_ADDRESS__)
@@ -418,4 +425,57 @@ TEST_CASE("hostile: pages near the 64 MiB body cap keep the suite's memory a sma
   // held three pages and two nlohmann copies (5.8x) before the quick plan was reordered.
   CHECK(peak_mib < 4.5 * cap_mib);
 #endif
+}
+
+// What only a request offering gzip gets (the compression side's first request), gzipped: a 60 MB page of
+// 20 million empty arrays in 58 KB, or 60 MB of empty gzip members, which decode to nothing at all.
+TEST_CASE("hostile: a gzip page of 20 million values is refused at the value bound, in bounded memory",
+          "[e2e][hostile]") {
+  struct Case {
+    const char* name;
+    std::string body;
+    const char* json_body;
+  };
+  const std::string empty_arrays = [] {
+    std::string page = R"({"count":1,"next":null,"previous":null,"results":[[])";
+    page.reserve(60u << 20);
+    while (page.size() < (60u << 20))
+      page += ",[]";
+    return mock::gzip_compress(page + "]}");
+  }();
+  std::string empty_members;
+  for (const std::string member = mock::gzip_compress(""); empty_members.size() < (60u << 20);)
+    empty_members += member;
+  const std::vector<Case> cases = {
+      {"a page of empty arrays", empty_arrays,
+       "it holds more than 1000000 values (arrays, objects, strings, numbers, literals: at most 1000000 are "
+       "read)"},
+      {"empty gzip members", empty_members, "got not JSON: "},
+  };
+  for (const Case& c : cases) {
+    SECTION(c.name) {
+      Served server([&](const HttpRequest& r) {
+        HttpResponse response = correct_service().handle(r);
+        if (r.header("Accept-Encoding").value_or("").find("gzip") == std::string::npos) return response;
+        response.body = c.body;
+        broken::set_header(response, "Content-Encoding", "gzip");
+        broken::set_header(response, "Vary", "Accept-Encoding");
+        return response;
+      });
+      TempDir dir;
+      const ToolRun run = quick_run(server.url(), dir.path());
+      INFO(run.console.substr(0, 6000));
+      CHECK(run.exit_code == 1);
+      CHECK_THAT(run.console, Contains(c.json_body));
+      CHECK_THAT(run.console, Contains("FAIL  compressed_as_asked"));
+      CHECK_THAT(run.console, Contains("with Accept-Encoding: gzip: expected the gzip body to decode to the "
+                                       "plain answer's JSON"));
+      CHECK(run.console.find("decoding to the plain answer's JSON") == std::string::npos);
+      const double cap_mib = 64, peak_mib = static_cast<double>(run.peak_rss_kib) / 1024;
+      INFO("peak RSS " << peak_mib << " MiB, " << peak_mib / cap_mib << "x the body cap");
+#if !defined(__SANITIZE_ADDRESS__)
+      CHECK(peak_mib < 4 * cap_mib);  // the documented bound; 2,062 MiB before the value bound
+#endif
+    }
+  }
 }

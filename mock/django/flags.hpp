@@ -312,8 +312,9 @@ inline constexpr auto kFlags = std::to_array<Flag>({
     {.name = "--max-connections",
      .npm_absent = "Node's server takes connections itself",
      .type_name = "N",
-     .help = "answer a connection beyond this many open ones 503 and close it\n"
-             "(at most the open-file limit allows)",
+     .help = "at this many open connections, close the one idle longest for a new\n"
+             "one (as nginx); answer 503 and close when none is idle (at most the\n"
+             "open-file limit allows)",
      .group = kLimits,
      .kind = FlagKind::whole,
      .field = at<&Options::limits, &ConnectionLimits::max_connections>,

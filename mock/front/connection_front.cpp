@@ -91,6 +91,8 @@ struct Conn {
   TimePoint delay_until{}, admitted_at{};
 
   bool writing() const { return head_sent < out_head.size() || body_sent < out_body.size(); }
+  /// Between requests (kept alive, or nothing sent yet), nothing to write: what nginx may close for room.
+  bool idle() const { return !timing && in.empty() && !pending && !writing() && !lingering && !close_after; }
 };
 
 struct TimerEntry {
@@ -195,6 +197,8 @@ struct ConnectionFront::State {
   void fire(const TimerEntry& entry);
   void worker();
   void accept_all();
+  bool at_limit();
+  std::shared_ptr<Conn> claim_idle();
   void claimed(const std::shared_ptr<Conn>& conn, std::uint32_t events);
   void serve(Conn& c, std::uint32_t events);
   // serve()'s steps, in order.
@@ -332,17 +336,21 @@ void ConnectionFront::State::accept_all() {
     }
     const int yes = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
-    std::shared_ptr<Conn> conn;
-    {
-      const std::lock_guard lock(registry_mutex);
-      if (conns.size() >= options.limits.max_connections) {
+    if (at_limit()) {
+      if (const std::shared_ptr<Conn> idle = claim_idle()) {
+        close_conn(*idle);
+      } else {
         const std::string answer =
             refusal(503, "more than " + std::to_string(options.limits.max_connections) +
-                             " connections (--max-connections)");
+                             " connections (--max-connections), none of them idle");
         (void)!send(fd, answer.data(), answer.size(), MSG_NOSIGNAL);
         close(fd);
         continue;
       }
+    }
+    std::shared_ptr<Conn> conn;
+    {
+      const std::lock_guard lock(registry_mutex);
       conn = std::make_shared<Conn>(next_id++, fd, options.limits);
       conns.emplace(conn->id, conn);
     }
@@ -360,6 +368,39 @@ void ConnectionFront::State::accept_all() {
       epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
     }
   }
+}
+
+bool ConnectionFront::State::at_limit() {
+  const std::lock_guard lock(registry_mutex);
+  return conns.size() >= options.limits.max_connections;
+}
+
+// The connection idle longest (Conn::idle), claimed for closing as a worker claims one (busy), so that a
+// new connection can take its place: nginx, out of worker_connections, closes its idle keep-alive
+// connections the same way. One whose next request already waits in the socket is passed over. nullptr
+// when no connection is idle (only one thread accepts at a time, so the room stays free until it is taken).
+std::shared_ptr<Conn> ConnectionFront::State::claim_idle() {
+  std::vector<std::pair<TimePoint, std::shared_ptr<Conn>>> idle;
+  {
+    const std::lock_guard lock(registry_mutex);
+    for (const auto& [id, conn] : conns) {
+      const std::lock_guard conn_lock(conn->mutex);
+      if (!conn->busy && !conn->closed && conn->idle()) idle.emplace_back(conn->idle_since, conn);
+    }
+  }
+  const std::size_t tries = std::min<std::size_t>(idle.size(), 8);
+  std::partial_sort(idle.begin(), idle.begin() + static_cast<std::ptrdiff_t>(tries), idle.end(),
+                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < tries; ++i) {
+    Conn& c = *idle[i].second;
+    const std::lock_guard lock(c.mutex);
+    if (c.busy || c.closed || !c.idle()) continue;
+    char byte = 0;
+    if (recv(c.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) > 0) continue;  // its next request came
+    c.busy = true;  // no worker takes it now; close_conn marks it closed
+    return idle[i].second;
+  }
+  return nullptr;
 }
 
 void ConnectionFront::State::claimed(const std::shared_ptr<Conn>& conn, std::uint32_t events) {

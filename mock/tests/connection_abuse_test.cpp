@@ -287,3 +287,58 @@ TEST_CASE("Expect: 100-continue gets the interim answer before the body is sent"
   CHECK(read_answer(fd, carry).status == 403);  // anonymous: DRF's IsAuthenticatedOrReadOnly
   close(fd);
 }
+
+// Issue 36: held idle connections at --max-connections made every new one 503, /__mock/ routes included.
+TEST_CASE("at --max-connections a new connection closes the one idle longest, so /__mock/ stays reachable",
+          "[abuse]") {
+  ServerOptions options = short_limits();
+  options.admin = true;
+  options.limits.max_connections = 6;
+  options.limits.head_timeout_ms = 5000;
+  RunningMock mock(options);
+  // Three connections that sent nothing yet, then three kept alive after an answer: idle longest first.
+  std::vector<int> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(connect_to(mock.port()));
+    REQUIRE(held.back() >= 0);
+    std::this_thread::sleep_for(Millis(20));
+  }
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(connect_to(mock.port()));
+    REQUIRE(send_all(held.back(), get_request(kPage)));
+    std::string carry;
+    REQUIRE(read_answer(held.back(), carry).status == 200);
+    std::this_thread::sleep_for(Millis(20));
+  }
+  const std::string count = get_request("/__mock/requests/count", true);
+  for (std::size_t round = 0; round < 3; ++round) {
+    INFO("round " << round);
+    const Answer answer = send_then_read(mock.port(), count);
+    CHECK(answer.status == 200);
+    CHECK(closed_within(held[round], Millis(2000)));  // the one idle longest made room
+    const int again = connect_to(mock.port());  // as a client connecting again: the limit is reached again
+    REQUIRE(again >= 0);
+    held.push_back(again);
+    std::this_thread::sleep_for(Millis(20));
+  }
+  // A kept-alive connection idle for less long still has its place.
+  std::string carry;
+  REQUIRE(send_all(held[5], get_request(kPage)));
+  CHECK(read_answer(held[5], carry).status == 200);
+  close_all(held);
+}
+
+TEST_CASE("at --max-connections with no connection idle, a new one gets 503 and a close", "[abuse]") {
+  ServerOptions options = short_limits();
+  options.limits.max_connections = 2;
+  options.limits.head_timeout_ms = 5000;
+  RunningMock mock(options);
+  // Two requests under way (heads not whole): not idle.
+  std::vector<int> busy = open_many(mock.port(), 2, "GET /edw/api/entities-images/ HTTP/1.1\r\n");
+  REQUIRE(busy.size() == 2);
+  std::this_thread::sleep_for(Millis(100));
+  const Answer refused = send_then_read(mock.port(), get_request(kPage, true));
+  CHECK(refused.status == 503);
+  CHECK_THAT(refused.body, Catch::Contains("more than 2 connections (--max-connections), none of them idle"));
+  close_all(busy);
+}

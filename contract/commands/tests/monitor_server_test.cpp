@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <deque>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,6 +63,8 @@ struct Running {
   explicit Running(MonitorServerOptions options)
       : server(std::move(options), [](std::string_view path) {
           if (path == "/metrics") return MonitorAnswer{200, "text/plain", "entimg_contract_up 1\n"};
+          // More than the sockets' buffers hold: a client that does not read keeps it being answered.
+          if (path == "/big") return MonitorAnswer{200, "text/plain", std::string(16u << 20, 'b')};
           return MonitorAnswer{404, "text/plain", "no\n"};
         }) {
     port = server.bind();
@@ -121,13 +124,52 @@ TEST_CASE("monitor server: a head not whole in time is closed, and HEAD, 404, 40
   CHECK(post.find("Allow: GET, HEAD\r\n") != std::string::npos);
   CHECK(ask(running.port, "GET /" + std::string(20000, 'a')).starts_with("HTTP/1.1 431 "));
 
+  // Five connections being answered, none idle: a sixth gets 503.
   std::vector<int> held;
   for (int i = 0; i < 5; ++i) {
     held.push_back(connect_to(running.port));
-    REQUIRE(send(held.back(), "G", 1, MSG_NOSIGNAL) == 1);
+    REQUIRE(send(held.back(), "GET /big HTTP/1.1\r\n\r\n", 22, MSG_NOSIGNAL) == 22);
   }
-  std::this_thread::sleep_for(50ms);  // let the server take them
+  std::this_thread::sleep_for(100ms);  // let the server take them and fill their sockets
   CHECK(ask(running.port, "GET /metrics HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 503 "));
   for (const int fd : held)
     close(fd);
+}
+
+// Issue 36: 600 idle connections, each connecting again when closed, made every scrape 503 (0 of 25).
+TEST_CASE("monitor server: at the limit, the connection idle longest makes room for each scrape",
+          "[monitor]") {
+  MonitorServerOptions options;
+  options.max_connections = 5;
+  Running running(options);
+  // Whether the server closed fd (no answer comes to an idle connection) within the timeout.
+  const auto closed = [](int fd, int timeout_ms) {
+    pollfd p{fd, POLLIN, 0};
+    char byte = 0;
+    return poll(&p, 1, timeout_ms) == 1 && recv(fd, &byte, 1, MSG_DONTWAIT) == 0;
+  };
+  std::deque<int> idle;  // idle longest first
+  for (int i = 0; i < 5; ++i) {
+    idle.push_back(connect_to(running.port));
+    REQUIRE(idle.back() >= 0);
+    std::this_thread::sleep_for(10ms);  // each idle since a moment of its own
+  }
+  REQUIRE(send(idle.front(), "G", 1, MSG_NOSIGNAL) == 1);  // a byte of a head: now idle the shortest
+  idle.push_back(idle.front());
+  idle.pop_front();
+  std::this_thread::sleep_for(20ms);
+  for (int scrape = 0; scrape < 25; ++scrape) {
+    INFO("scrape " << scrape);
+    CHECK(ask(running.port, "GET /metrics HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 200 OK\r\n"));
+    CHECK(closed(idle.front(), 2000));
+    close(idle.front());
+    idle.pop_front();
+    idle.push_back(connect_to(running.port));  // as a client connecting again: the server is full again
+    REQUIRE(idle.back() >= 0);
+    std::this_thread::sleep_for(10ms);
+  }
+  for (const int fd : idle) {
+    CHECK_FALSE(closed(fd, 50));
+    close(fd);
+  }
 }

@@ -5,6 +5,7 @@
 
 #include "check_test_support.hpp"
 #include "compressed.hpp"
+#include "json_parse.hpp"
 
 namespace {
 
@@ -220,6 +221,39 @@ TEST_CASE("compressed_as_asked: an accepted coding, whole, decoding to the plain
     CHECK_THAT(message_of(f, "compressed_as_asked"),
                Contains("expected a gzip body that decodes, got a body that could not be decoded: a gzip "
                         "stream cut short"));
+  }
+  SECTION("a gzip body that decodes to no JSON: empty gzip members, or over the value bound") {
+    const std::string empty_member = gzip_compressed("");
+    std::string values_over = "[";
+    for (std::size_t i = 0; i < entimg::contract::detail::kMaxJsonValues; ++i)
+      values_over += "[],";
+    values_over += "[]]";
+    for (const std::string& compressed : {empty_member + empty_member, gzip_compressed(values_over)}) {
+      Page odd = encoded_page("gzip", "", body);
+      odd.exchange.body = compressed;
+      odd.exchange.headers.emplace_back("Content-Encoding", "gzip");
+      parse_body(odd);
+      REQUIRE(odd.content_coding == "gzip");
+      REQUIRE_FALSE(odd.json);
+      Findings f;
+      judge("compressed_as_asked", sides, encoding_ask("gzip"), odd, &plain, f);
+      CHECK_THAT(message_of(f, "compressed_as_asked"),
+                 Contains("expected the gzip body to decode to the plain answer's JSON (http"));
+      CHECK_THAT(message_of(f, "compressed_as_asked"), Contains("), got " + odd.json_error));
+      CHECK_FALSE(has_note(f, "compressed_as_asked", "decoding to the plain answer's JSON"));
+    }
+  }
+  SECTION("with no plain JSON to compare with, the note says so") {
+    Page not_json = encoded_page("identity", "", body);
+    set_body(not_json, "<html>");
+    for (const Page* other : std::initializer_list<const Page*>{nullptr, &not_json}) {
+      Findings f;
+      judge("compressed_as_asked", sides, encoding_ask("gzip"), gzipped, other, f);
+      CHECK(f.failures().empty());
+      CHECK(has_note(f, "compressed_as_asked",
+                     "Accept-Encoding: gzip → gzip, decoding to JSON, not compared: "));
+      CHECK_FALSE(has_note(f, "compressed_as_asked", "decoding to the plain answer's JSON"));
+    }
   }
   SECTION("no answer: a Content-Length counting the uncompressed bytes") {
     Page lost = encoded_page("gzip", "", body);
