@@ -70,6 +70,33 @@ std::optional<PageQuery> next_link_query(const Page& page) {
   return q;
 }
 
+bool adopt_capped_limit(Page& page) {
+  const std::string* sent = common::last_value(page.sent, "limit");
+  if (sent == nullptr || sent->empty() || std::to_string(page.effective_limit) != *sent) return false;
+  const auto body = body_object(page);
+  const auto results = results_array(page);
+  const auto count = body ? as_count(member(*body, "count")) : std::nullopt;
+  if (!results || !count) return false;
+  std::optional<std::uint64_t> linked;
+  for (const std::string_view key : {"next", "previous"}) {
+    const auto url = as_string(member(*body, key));
+    if (!url) continue;
+    const std::vector<std::string> limits = values_of(parse_link(*url).params, "limit");
+    if (limits.size() != 1 || limits[0].empty() ||
+        limits[0].find_first_not_of("0123456789") != std::string::npos || limits[0].size() > 18)
+      return false;
+    const std::uint64_t limit = std::stoull(limits[0]);
+    if (linked && *linked != limit) return false;
+    linked = limit;
+  }
+  if (!linked || *linked == 0 || *linked >= page.effective_limit) return false;
+  const std::uint64_t left = *count > page.effective_offset ? *count - page.effective_offset : 0;
+  if (results->size() != std::min(*linked, left)) return false;
+  page.capped_from = page.effective_limit;
+  page.effective_limit = *linked;
+  return true;
+}
+
 bool next_is_null(const Page& page) {
   if (!page.json) return false;
   const auto next = member(*page.json, "next");

@@ -32,4 +32,10 @@ std::optional<PageQuery> next_link_query(const Page& page);
 /// True when the page is a JSON object whose `next` is null.
 bool next_is_null(const Page& page);
 
+/// DRF's max_limit (LimitOffsetPagination.get_limit: min(limit, max_limit)): a page asked with a limit that
+/// holds fewer records, min(L, count − offset), where its links carry one limit L below the one asked, was
+/// capped at L and is judged by L; Page::capped_from keeps the limit asked. A page whose links step by the
+/// limit asked is left as it is (a cap nobody is told of is page_length's failure). True when it adopted one.
+bool adopt_capped_limit(Page& page);
+
 }  // namespace entimg::contract::detail

@@ -390,6 +390,11 @@ void page_length(const CheckContext&, const Page& page, Findings& findings) {
   const std::uint64_t limit = page.effective_limit, offset = page.effective_offset;
   const std::uint64_t expected = *count > offset ? std::min(*count - offset, limit) : 0;
   if (detail::count_of(*results) == expected) {
+    if (page.capped_from != 0)
+      findings.note("page_length", "the deployment caps limit at " + std::to_string(limit) +
+                                       " (DRF's max_limit): limit=" + std::to_string(page.capped_from) +
+                                       " gets pages of " + std::to_string(limit) +
+                                       " whose links say so, judged by that limit");
     findings.pass("page_length");
     return;
   }

@@ -58,7 +58,7 @@ void FollowUps::slashless(std::uint64_t offset) {
   check_follow_up(context_, follow, findings_);
 }
 
-void FollowUps::revalidate(const Page& page, const Page& other) {
+void FollowUps::revalidate(const Page& page, const PageQuery& other) {
   const auto etag = page.exchange.header("ETag");
   const auto modified = page.exchange.header("Last-Modified");
   if (!etag && !modified) {
@@ -75,17 +75,18 @@ void FollowUps::revalidate(const Page& page, const Page& other) {
   same.params = page.sent;
   same.effective_limit = page.effective_limit;
   same.effective_offset = page.effective_offset;
-  const Page again = ask(context_.collection_path, same, own);
-  check_follow_up(context_, {FollowStep::revalidated, "the same page", &page, 0, nullptr, &again}, findings_);
+  {
+    const Page again = ask(context_.collection_path, same, own);
+    check_follow_up(context_, {FollowStep::revalidated, "the same page", &page, 0, nullptr, &again},
+                    findings_);
+  }
   if (!etag) return;  // a date alone may rightly say another URL is unchanged since then
   const Headers tag{{"If-None-Match", *etag}};
-  PageQuery next;
-  next.params = other.sent;
-  next.effective_limit = other.effective_limit;
-  next.effective_offset = other.effective_offset;
-  const Page elsewhere = ask(context_.collection_path, next, tag);
-  check_follow_up(context_, {FollowStep::revalidated, "another page", &page, 0, nullptr, &elsewhere, true},
-                  findings_);
+  {
+    const Page elsewhere = ask(context_.collection_path, other, tag);
+    check_follow_up(context_, {FollowStep::revalidated, "another page", &page, 0, nullptr, &elsewhere, true},
+                    findings_);
+  }
   Headers html = tag;
   html.emplace_back("Accept", std::string(kBrowserAccept));
   const Page browsable = ask(context_.collection_path, same, html);

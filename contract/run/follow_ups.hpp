@@ -21,8 +21,9 @@ class FollowUps {
   /// The slashless collection path with limit=9&offset=<offset>, after the slashed one asked directly.
   void slashless(std::uint64_t offset);
   /// `page` asked again with its own validators, and `other` (another page of the collection) and the
-  /// browsable HTML of page's URL with page's ETag. Without validators a client cannot revalidate: a note.
-  void revalidate(const Page& page, const Page& other);
+  /// browsable HTML of page's URL with page's ETag, one answer held at a time beside `page` (pages may be
+  /// near the 64 MiB body cap). Without validators a client cannot revalidate: a note.
+  void revalidate(const Page& page, const PageQuery& other);
 
  private:
   Page ask(const std::string& path, const PageQuery& query, const Headers& headers);

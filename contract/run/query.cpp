@@ -1,5 +1,7 @@
 #include "query.hpp"
 
+#include "links.hpp"
+
 namespace entimg::contract::detail {
 
 std::string path_with_query(std::string_view path, const common::QueryParams& params) {
@@ -40,6 +42,7 @@ Page request_page(Client& client, std::string_view path, const PageQuery& query,
 Page fetch_page(Client& client, std::string_view path, const PageQuery& query, const Headers& headers) {
   Page page = request_page(client, path, query, headers);
   parse_body(page);
+  adopt_capped_limit(page);
   return page;
 }
 

@@ -28,6 +28,9 @@ constexpr std::uint64_t kHugeLimit = 4611686018427387904ULL;  // 2^62
 // One page longer than the caps deployments put on limit (max_limit 100, 500, 1000): DRF's paginator has
 // none, so a deployment that silently serves fewer records than asked shows here.
 constexpr std::uint64_t kLongLimit = 1500;
+// Records a full walk opens on the detail route, spread over the collection (the first of every so many
+// pages): a sample, as the walk's pictures are all.
+constexpr std::uint64_t kRecordsOpenedInWalk = 20;
 
 PageQuery query(std::string label, std::optional<std::uint64_t> limit, std::optional<std::uint64_t> offset,
                 common::QueryParams extra = {}) {
@@ -129,20 +132,8 @@ class Run {
 
     // With bodies near the 64 MiB cap every page held is a body and its document, so no more than two
     // are held at once: what needs the whole first page comes first, then the first page goes.
-    detail::FollowUps follow(client_, context_, findings_);
-    {
-      // A client opens a listed record, and asks a page again with the validators its answer gave.
-      const auto results = detail::results_array(*first);
-      const std::size_t listed = results ? results->size() : 0;
-      std::vector<std::size_t> opened;  // the first, middle and last records, each once
-      for (const std::size_t index : {std::size_t{0}, listed / 2, listed - 1})
-        if (index < listed && std::find(opened.begin(), opened.end(), index) == opened.end())
-          opened.push_back(index);
-      follow.open_records(*first, opened);
-      const Page second = get(query("second page", std::nullopt, 12));
-      follow.revalidate(*first, second);
-      page_pair(PlanStep::next_page, *first, second);
-    }
+    past_the_first_page(*first);
+    page_pair(PlanStep::next_page, *first, get(query("second page", std::nullopt, 12)));
     page_pair(PlanStep::format_json,
               get(query("first page, format=json", std::nullopt, std::nullopt, {{"format", "json"}})),
               *first);
@@ -162,7 +153,7 @@ class Run {
       page_pair(PlanStep::refetch, mid,
                 get(query("random middle page again", 12, middle, {{"format", "json"}})));
     }
-    follow.slashless(count > 7 ? 7 : 0);
+    follow_.slashless(count > 7 ? 7 : 0);
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
     get(query("last page", std::nullopt, last_offset));
     get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));
@@ -177,6 +168,19 @@ class Run {
     }
     first_count_ = count;
     return "";
+  }
+
+  // A client opens the first page's first, middle and last records, and asks the page again with the
+  // validators its answer gave (one more page held beside it at a time).
+  void past_the_first_page(const Page& first) {
+    const auto results = detail::results_array(first);
+    const std::size_t listed = results ? results->size() : 0;
+    std::vector<std::size_t> opened;  // each once
+    for (const std::size_t index : {std::size_t{0}, listed / 2, listed - 1})
+      if (index < listed && std::find(opened.begin(), opened.end(), index) == opened.end())
+        opened.push_back(index);
+    follow_.open_records(first, opened);
+    follow_.revalidate(first, query("second page", std::nullopt, 12));
   }
 
   // The limits and offsets DRF replaces (not a number, zero, negative, huge, past the end), each judged
@@ -202,6 +206,9 @@ class Run {
   }
 
   void walk();
+  void start_past_the_list(std::uint64_t pages_needed);
+  void finish_past_the_list();
+  void judge_walk_page(detail::Fetched& item) const;
   void walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous, std::uint64_t cap);
   bool consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous);
   void fill_outcomes(RunReport& report) const;
@@ -213,6 +220,8 @@ class Run {
   Findings findings_;
   detail::Coverage coverage_;
   std::optional<detail::PictureChecks> pictures_;  // the pictures of the pages listed, loading
+  detail::FollowUps follow_{client_, context_, findings_};
+  std::uint64_t open_every_ = 0;  // full: a walk page's first record is opened on every this many pages
   std::uint64_t first_count_ = 0;
   std::optional<std::uint64_t> seen_count_;
   FailureKind fatal_failure_ = FailureKind::none;  // the first page's, when it had no answer
@@ -230,6 +239,11 @@ bool Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::o
   coverage_.add(page);
   const bool go_on = walker.add(page, findings_);
   if (pictures_) pictures_->add_page(page);
+  // A sample of the records walked, spread over the collection, opened on the detail route.
+  if (open_every_ != 0 && walk_pages_ % open_every_ == 0) {
+    const std::size_t first_record[] = {0};
+    follow_.open_records(page, first_record);
+  }
   if (previous) page_pair(PlanStep::next_page, *previous, page);
   ++walk_pages_;
   walk_bytes_ += page.exchange.body.size();
@@ -256,14 +270,33 @@ void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Pag
   }
 }
 
+// The walk's pictures load as it goes, and a sample of its records is opened, spread over the collection.
+void Run::start_past_the_list(std::uint64_t pages_needed) {
+  pictures_.emplace(client_, context_, options_.images, options_.concurrency, first_count_);
+  open_every_ = std::max<std::uint64_t>(1, (pages_needed + kRecordsOpenedInWalk - 1) / kRecordsOpenedInWalk);
+}
+
+void Run::finish_past_the_list() {
+  pictures_->finish(findings_);
+  pictures_.reset();
+}
+
+// A page fetched ahead, parsed and judged by the page rules on a judging thread.
+void Run::judge_walk_page(detail::Fetched& item) const {
+  parse_body(item.page);
+  detail::adopt_capped_limit(item.page);
+  check_page(context_, item.page, item.findings);
+}
+
 void Run::walk() {
   walk_started_ = Clock::now();
   WalkChecker walker(context_);
-  pictures_.emplace(client_, context_, options_.images, options_.concurrency, first_count_);
+
   std::optional<Page> previous;
   const std::uint64_t limit = options_.walk_limit ? options_.walk_limit : 12;
   const std::uint64_t pages_needed =
       first_count_ == 0 ? 1 : first_count_ / limit + (first_count_ % limit != 0);
+  start_past_the_list(pages_needed);
   const std::uint64_t cap =
       options_.page_cap ? options_.page_cap : std::min(pages_needed, kMaxWalkPages - 2) + 2;
   const auto page_query = [&](std::uint64_t index) {
@@ -289,11 +322,7 @@ void Run::walk() {
                 detail::fetch_page_unparsed(client_, context_.collection_path, page_query(index)), {}};
           },
           options_.concurrency, options_.concurrency * 3, planned,
-          [&](detail::Fetched& item) {
-            parse_body(item.page);
-            check_page(context_, item.page, item.findings);
-          },
-          options_.concurrency);
+          [&](detail::Fetched& item) { judge_walk_page(item); }, options_.concurrency);
       for (std::uint64_t index = 0; index < planned; ++index) {
         detail::Fetched item = ahead.next();
         const auto link = detail::next_link_query(item.page);
@@ -309,8 +338,7 @@ void Run::walk() {
     }  // the fetching threads stop here, before the server's links are followed one by one
     if (follow) walk_sequential(*follow, walker, previous, cap);
   }
-  pictures_->finish(findings_);
-  pictures_.reset();
+  finish_past_the_list();
   if (!walker.reached_end() && over_byte_cap())
     walker.finish_at_byte_cap(options_.byte_cap, walk_bytes_, findings_);
   else

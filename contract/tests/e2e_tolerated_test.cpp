@@ -194,6 +194,13 @@ TEST_CASE("a filter ignored altogether is a warning, and a failure with --requir
   CHECK(broken::e2e::failed_rules(required) == std::set<std::string>{"entity_filter", "filter_input"});
 }
 
+TEST_CASE("DRF's max_limit passes: a capped page is judged by the limit its links carry",
+          "[e2e][tolerated]") {
+  const contract::RunReport report = run_tolerated("drf-max-limit-100", 1);
+  expect_pass(report);
+  CHECK(has_note(report, "page_length", "the deployment caps limit at 100 (DRF's max_limit): limit=1500"));
+}
+
 TEST_CASE("chunked answers pass", "[e2e][tolerated]") {
   expect_pass(run_tolerated("chunked-answers", 1));
 }

@@ -200,6 +200,21 @@ std::vector<Variant> tolerated_variants() {
                  if (header_of(r, "Allow")) set_header(r, "Allow", "OPTIONS, HEAD, POST, GET");
                  return r;
                }});
+  v.push_back({"drf-max-limit-100",
+               Kind::Tolerated,
+               "",
+               {},
+               "the paginator's max_limit is 100: a limit above it gets 100 records, and links carrying "
+               "limit=100, as DRF's LimitOffsetPagination does",
+               "",
+               [](const Call& c) {
+                 const auto limit = number_param(c.params, "limit");
+                 if (!limit || *limit <= 100 || path_of(c.request).find("images/") == std::string_view::npos)
+                   return c.answer();
+                 common::QueryParams query = c.params;
+                 set_param(query, "limit", "100");
+                 return c.answer_with(query);
+               }});
   v.push_back({"chunked-answers",
                Kind::Tolerated,
                "",

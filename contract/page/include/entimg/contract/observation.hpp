@@ -60,6 +60,9 @@ struct Page {
   common::QueryParams sent;  ///< the query parameters the suite sent, decoded
   std::uint64_t effective_limit = 12;
   std::uint64_t effective_offset = 0;
+  /// The limit asked, when the deployment capped it at effective_limit (DRF's max_limit, which its links
+  /// say: detail::adopt_capped_limit); 0 when it was not capped.
+  std::uint64_t capped_from = 0;
   /// The parsed body, when it is JSON: simdjson's read-only DOM, pointing into json_document.
   std::optional<simdjson::dom::element> json;
   std::shared_ptr<const simdjson::dom::document> json_document;  ///< owns what json points into
