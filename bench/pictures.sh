@@ -65,7 +65,7 @@ walk() {
   WALK_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
   WALK_REQUESTS=$(grep -o '"requests": [0-9]*' "$BENCH_TMP/$name.json" | tr -dc '0-9')
   WALK_RSS_KB=$(tail -n 1 "$BENCH_TMP/$name.rss")
-  WALK_PICTURES=$(grep -o '[0-9]* pictures\? loaded' "$BENCH_TMP/$name.txt" | head -n 1 | tr -dc '0-9')
+  WALK_PICTURES=$(grep -o '[0-9]* pictures\? loaded' "$BENCH_TMP/$name.txt" | head -n 1 | tr -dc '0-9' || true)
 }
 
 echo "bench: full walk of $RECORDS records (--walk-limit $LIMIT, --concurrency $CONCURRENCY) with every picture" \
@@ -77,7 +77,7 @@ echo "without pictures: ${plain_s} s, $plain_requests requests, peak RSS $(fmt_m
 echo "every picture:    ${WALK_S} s, $WALK_REQUESTS requests (${WALK_PICTURES:-0} pictures loaded), peak RSS" \
   "$(fmt_mib "$WALK_RSS_KB")"
 echo "pictures/plain time: $(ratio "$WALK_S" "$plain_s"); pictures a second:" \
-  "$(awk -v n="${WALK_PICTURES:-0}" -v s="$WALK_S" 'BEGIN { printf "%.0f", s > 0 ? n / s : 0 }')"
+  "$(awk -v n="${WALK_PICTURES:-0}" -v s="$WALK_S" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')"
 rss_mib=$(awk -v k="$WALK_RSS_KB" 'BEGIN { printf "%.1f", k / 1024 }')
 if awk -v m="$rss_mib" -v t="$RSS_TARGET_MIB" 'BEGIN { exit !(m < t) }'; then
   echo "PASS: the suite's peak RSS ${rss_mib} MiB with every picture (target: under $RSS_TARGET_MIB MiB)"

@@ -148,14 +148,18 @@ bool same_value(detail::Json a, detail::Json b) {
 // they are the same.
 std::string record_difference(detail::Json listed, detail::Json opened) {
   if (listed.type() != simdjson::dom::element_type::OBJECT) return "";  // record_schema's
-  for (const auto field : listed.get_object().value_unsafe()) {
+  // Copies: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle.
+  const simdjson::dom::object listed_members = listed.get_object().value_unsafe();
+  for (const auto field : listed_members) {
     const auto other = detail::member(opened, field.key);
     const std::string at = "/" + detail::pointer_token(field.key);
     if (!other) return "no member " + quote(field.key) + " (listed: " + detail::describe(field.value) + ")";
     if (!same_value(field.value, *other))
       return detail::describe(field.value) + " vs " + detail::describe(*other) + " at " + at;
   }
-  for (const auto field : opened.get_object().value_unsafe())
+  if (opened.type() != simdjson::dom::element_type::OBJECT) return "";
+  const simdjson::dom::object opened_members = opened.get_object().value_unsafe();
+  for (const auto field : opened_members)
     if (!detail::member(listed, field.key)) return "a member the list does not have: " + quote(field.key);
   return "";
 }

@@ -207,6 +207,7 @@ void walk_no_duplicates(WalkState& walk, const Page& page, Findings& findings) {
     if (walk.seen_ids.insert(*id)) {
       budget.pass();
     } else {
+      ++walk.duplicates;
       budget.fail("expected each id once in the walk, got id " + std::to_string(*id) + " again",
                   detail::record_pointer(i - 1, "id"), id);
     }
@@ -309,6 +310,7 @@ bool WalkChecker::add(const Page& page, Findings& findings) {
   walk.last_url = page.exchange.url;
   const auto body = detail::body_object(page);
   walk.count = body ? detail::as_count(detail::member(*body, "count")) : std::nullopt;
+  if (walk.count) walk.max_count = std::max(walk.max_count.value_or(0), *walk.count);
   if (walk.count && !walk.first_count)
     walk.seen_ids.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*walk.count, 1U << 22)));
   if (const auto results = detail::results_array(page)) walk.records_seen += detail::count_of(*results);
@@ -322,6 +324,53 @@ bool WalkChecker::add(const Page& page, Findings& findings) {
                         findings);
   if (!walk.first_count) walk.first_count = walk.count;
   return !walk.reached_end && !walk.dead_end;
+}
+
+bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_t> count_now,
+                               const Findings& walk_found, Findings& into) {
+  static const std::vector<std::string_view> kExplained = {"count_stable", "walk_count_matches",
+                                                           "walk_no_duplicates"};
+  const std::uint64_t distinct = walk.records_seen - std::min(walk.duplicates, walk.records_seen);
+  // Writes (records appended as uploads are, or put first) raise the count for good: the first page asked
+  // again keeps at least the highest count a page gave (pages fetched ahead in parallel may come in another
+  // order than they were answered, so the counts between are not required to rise in page order), the
+  // records seen twice are at most the records written, and the distinct ones lie between the count the
+  // walk began with and the count at its end. A paginator that miscounts on some pages (the count asked
+  // again is the old one), or repeats records without a write to explain them, does not pass as one.
+  const bool grew = walk.reached_end && walk.first_count && walk.max_count && count_now &&
+                    *walk.max_count > *walk.first_count && *count_now >= *walk.max_count;
+  const bool explained = grew && walk.duplicates <= *count_now - *walk.first_count &&
+                         distinct >= *walk.first_count && distinct <= *count_now;
+  const bool any = std::any_of(kExplained.begin(), kExplained.end(), [&](std::string_view rule) {
+    return walk_found.left_out(rule) > 0 ||
+           std::any_of(walk_found.failures().begin(), walk_found.failures().end(),
+                       [&](const Failure& f) { return f.rule == rule; });
+  });
+  if (!explained || !any) {
+    into.merge(walk_found);
+    return false;
+  }
+  into.merge_excusing(walk_found, kExplained);
+  const std::string evidence =
+      "warning: the count grew from " + std::to_string(*walk.first_count) + " to " +
+      std::to_string(*walk.max_count) +
+      " while the walk went on, and the first page asked again at its end says " +
+      std::to_string(*count_now) +
+      ": records were written meanwhile, not miscounted; each page was judged by its "
+      "own count, and the walk saw " +
+      std::to_string(distinct) + " distinct records (" + std::to_string(walk.duplicates) +
+      " seen twice) of the " + std::to_string(*count_now) + " at its end";
+  into.note("count_stable", evidence);
+  into.note("walk_count_matches", "warning: the walk saw " + std::to_string(distinct) +
+                                      " records of a count that grew from " +
+                                      std::to_string(*walk.first_count) + " to " +
+                                      std::to_string(*count_now) + " while it went on (see count_stable)");
+  if (walk.duplicates > 0)
+    into.note("walk_no_duplicates",
+              "warning: " + std::to_string(walk.duplicates) +
+                  " records seen twice, as "
+                  "records written ahead of the walk push records across a page boundary (see count_stable)");
+  return true;
 }
 
 bool IdSet::insert(std::int64_t id) {

@@ -90,4 +90,24 @@ void Findings::merge(const Findings& other) {
     note(rule, text);
 }
 
+void Findings::merge_excusing(const Findings& other, const std::vector<std::string_view>& rules) {
+  const auto excused = [&](std::string_view rule) {
+    return std::find(rules.begin(), rules.end(), rule) != rules.end();
+  };
+  for (const Failure& f : other.failures_)
+    if (excused(f.rule))
+      pass(f.rule);
+    else
+      fail(f);
+  for (const Tally& t : other.tallies_)
+    if (excused(t.rule))
+      pass(t.rule, t.left_out);
+    else
+      tally(t.rule).left_out += t.left_out;
+  for (const auto& [rule, count] : other.passes_)
+    pass(rule, count);
+  for (const auto& [rule, text] : other.notes_)
+    note(rule, text);
+}
+
 }  // namespace entimg::contract

@@ -106,6 +106,7 @@ class Run {
   // A page of the quick plan, judged alone and, past the first, against the first page's count.
   Page get(const PageQuery& q) {
     Page page = detail::fetch_page(client_, context_.collection_path, q);
+    if (page.capped_from != 0) last_cap_ = page.effective_limit;
     check_page(context_, page, findings_);
     if (pictures_) pictures_->add_page(page);
     if (seen_count_)
@@ -157,7 +158,8 @@ class Run {
     const std::uint64_t last_offset = count == 0 ? 0 : (count - 1) / 12 * 12;
     get(query("last page", std::nullopt, last_offset));
     get(query("partial page, custom limit", 5, count > 3 ? count - 3 : 0));
-    get(query("long page, above the usual limit caps", kLongLimit, 0));
+    confirm_cap(
+        get(query("long page, above the usual limit caps", kLongLimit, 0)).capped_from == 0 ? 0 : last_cap_);
     get(query("overflow page", std::nullopt, count + 7));
 
     probe_parameters(count);
@@ -168,6 +170,22 @@ class Run {
     }
     first_count_ = count;
     return "";
+  }
+
+  // DRF's max_limit caps every limit above it: the long page capped at `cap` (0: it was not), a limit just
+  // above the cap must be capped too. One honoured there was ignored above some threshold, not capped: a
+  // page_length failure, as the long page would be without the cap its links carry.
+  void confirm_cap(std::uint64_t cap) {
+    if (cap == 0) return;
+    const Page over = get(query("a limit just above the cap", cap + 1, 0));
+    if (over.capped_from != 0 && over.effective_limit == cap) return;
+    findings_.fail(
+        {"page_length",
+         "expected limit=" + std::to_string(cap + 1) + " capped at " + std::to_string(cap) + " as limit=" +
+             std::to_string(kLongLimit) + " was (DRF's max_limit caps every limit above it), got it " +
+             (over.exchange.status == 200 ? "not capped: a limit ignored above some threshold is no cap"
+                                          : "answered with status " + std::to_string(over.exchange.status)),
+         over.exchange.url, "/results", std::nullopt});
   }
 
   // A client opens the first page's first, middle and last records, and asks the page again with the
@@ -208,6 +226,7 @@ class Run {
   void walk();
   void start_past_the_list(std::uint64_t pages_needed);
   void finish_past_the_list();
+  void settle_walk(const WalkState& walk, const PageQuery& first_page);
   void judge_walk_page(detail::Fetched& item) const;
   void walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Page>& previous, std::uint64_t cap);
   bool consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous);
@@ -221,7 +240,10 @@ class Run {
   detail::Coverage coverage_;
   std::optional<detail::PictureChecks> pictures_;  // the pictures of the pages listed, loading
   detail::FollowUps follow_{client_, context_, findings_};
-  std::uint64_t open_every_ = 0;  // full: a walk page's first record is opened on every this many pages
+  Findings walk_found_;  // what the walk rules found, settled against writes at the walk's end
+  std::uint64_t open_every_ = 0;
+  std::uint64_t last_cap_ = 0;  // the limit the last capped page of the quick plan was capped at  // full: a
+                                // walk page's first record is opened on every this many pages
   std::uint64_t first_count_ = 0;
   std::optional<std::uint64_t> seen_count_;
   FailureKind fatal_failure_ = FailureKind::none;  // the first page's, when it had no answer
@@ -237,7 +259,7 @@ class Run {
 bool Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::optional<Page>& previous) {
   findings_.merge(page_findings);
   coverage_.add(page);
-  const bool go_on = walker.add(page, findings_);
+  const bool go_on = walker.add(page, walk_found_);
   if (pictures_) pictures_->add_page(page);
   // A sample of the records walked, spread over the collection, opened on the detail route.
   if (open_every_ != 0 && walk_pages_ % open_every_ == 0) {
@@ -274,6 +296,18 @@ void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Pag
 void Run::start_past_the_list(std::uint64_t pages_needed) {
   pictures_.emplace(client_, context_, options_.images, options_.concurrency, first_count_);
   open_every_ = std::max<std::uint64_t>(1, (pages_needed + kRecordsOpenedInWalk - 1) / kRecordsOpenedInWalk);
+}
+
+// The walk's own findings, with the first page asked again when its count grew: writes during the walk
+// explain a growing count and records seen twice (settle_writes_during_walk), a paginator's faults do not.
+void Run::settle_walk(const WalkState& walk, const PageQuery& first_page) {
+  std::optional<std::uint64_t> count_now;
+  if (walk.reached_end && walk.first_count && walk.max_count && *walk.max_count > *walk.first_count) {
+    const Page again = detail::fetch_page(client_, context_.collection_path, first_page);
+    coverage_.add(again);
+    count_now = count_of(again);
+  }
+  settle_writes_during_walk(walk, count_now, walk_found_, findings_);
 }
 
 void Run::finish_past_the_list() {
@@ -340,9 +374,10 @@ void Run::walk() {
   }
   finish_past_the_list();
   if (!walker.reached_end() && over_byte_cap())
-    walker.finish_at_byte_cap(options_.byte_cap, walk_bytes_, findings_);
+    walker.finish_at_byte_cap(options_.byte_cap, walk_bytes_, walk_found_);
   else
-    walker.finish(cap, findings_);
+    walker.finish(cap, walk_found_);
+  settle_walk(walker.state(), page_query(0));
   walk_duration_ = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - walk_started_);
 }
 

@@ -194,6 +194,22 @@ TEST_CASE("a filter ignored altogether is a warning, and a failure with --requir
   CHECK(broken::e2e::failed_rules(required) == std::set<std::string>{"entity_filter", "filter_input"});
 }
 
+// Uploads while the suite walks: each page is judged by its own count, the walk by the count at its end,
+// and the report says what grew, with the evidence (the first page asked again), as a warning.
+TEST_CASE("records appended while the walk goes on pass, with the evidence in a warning",
+          "[e2e][tolerated]") {
+  const contract::RunReport report =
+      run_tolerated("records-appended-while-walking", GENERATE(as<std::size_t>{}, 1, 2));
+  expect_pass(report);
+  INFO(broken::e2e::console(report));
+  // The walk's first page is fetched ahead with the next ones (--concurrency 2), so it may be answered after
+  // the first writes: the count it began with is 240 or a little more.
+  CHECK(has_note(report, "count_stable", "warning: the count grew from 24"));
+  CHECK(has_note(report, "count_stable", "to 250 while the walk went on"));
+  CHECK(has_note(report, "count_stable", "the first page asked again at its end says 250"));
+  CHECK(has_note(report, "walk_count_matches", "warning: the walk saw 250 records"));
+}
+
 TEST_CASE("DRF's max_limit passes: a capped page is judged by the limit its links carry",
           "[e2e][tolerated]") {
   const contract::RunReport report = run_tolerated("drf-max-limit-100", 1);

@@ -270,3 +270,55 @@ TEST_CASE("IdSet says what a hash set says on seeded random walks of rising, fal
   for (const std::int64_t id : reference)
     REQUIRE_FALSE(ids.insert(id));
 }
+
+// A walk of a collection written to as it goes: the first page says 24, the second (its last) 26 with 14
+// records, as two uploads appended meanwhile make it. What settles it is the count asked again at its end.
+TEST_CASE("settle_writes_during_walk: a count that grew for good is writes, a warning with the evidence",
+          "[count_stable][walk_count_matches]") {
+  const CheckContext c = context();
+  WalkChecker appended(c);
+  Findings grew;
+  json first = page_body(26, 0, 12);
+  first["count"] = 24;
+  appended.add(make_page(first, {}, 12, 0), grew);
+  appended.add(make_page(page_body(26, 12, 14), {{"offset", "12"}}, 14, 12), grew);
+  appended.finish(10, grew);
+  REQUIRE(failing_rules(grew) == std::set<std::string>{"count_stable", "walk_count_matches"});
+
+  Findings settled;
+  CHECK(settle_writes_during_walk(appended.state(), 26, grew, settled));
+  CHECK(settled.failures().empty());
+  CHECK(settled.checked("count_stable") > 0);
+  const auto& notes = settled.notes();
+  CHECK(std::any_of(notes.begin(), notes.end(), [](const auto& n) {
+    return n.first == "count_stable" && n.second.find("the count grew from 24 to 26") != std::string::npos &&
+           n.second.find("asked again at its end says 26") != std::string::npos;
+  }));
+  // The first page asked again says 24: the count one page gave was not kept, a miscount.
+  Findings miscount;
+  CHECK_FALSE(settle_writes_during_walk(appended.state(), 24, grew, miscount));
+  CHECK(failing_rules(miscount) == std::set<std::string>{"count_stable", "walk_count_matches"});
+  // No count asked again: as found.
+  Findings unknown;
+  CHECK_FALSE(settle_writes_during_walk(appended.state(), std::nullopt, grew, unknown));
+  CHECK(unknown.failures().size() == grew.failures().size());
+}
+
+TEST_CASE("settle_writes_during_walk: records seen twice beyond the growth are no writes",
+          "[walk_no_duplicates]") {
+  const CheckContext c = context();
+  WalkChecker walker(c);
+  Findings found;
+  json first = page_body(26, 0, 12);
+  first["count"] = 25;
+  walker.add(make_page(first, {}, 12, 0), found);
+  json second = page_body(26, 12, 14);
+  for (std::size_t i = 0; i < 3; ++i)  // three records of the first page again, for a growth of one
+    second["results"][i] = first["results"][i];
+  walker.add(make_page(second, {{"offset", "12"}}, 14, 12), found);
+  walker.finish(10, found);
+  REQUIRE(failing_rules(found).contains("walk_no_duplicates"));
+  Findings settled;
+  CHECK_FALSE(settle_writes_during_walk(walker.state(), 26, found, settled));
+  CHECK(failing_rules(settled).contains("walk_no_duplicates"));
+}

@@ -3,6 +3,8 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "entimg/mock/behaviour.hpp"
@@ -198,6 +200,50 @@ std::vector<Variant> tolerated_variants() {
                [](const Call& c) {
                  HttpResponse r = c.answer();
                  if (header_of(r, "Allow")) set_header(r, "Allow", "OPTIONS, HEAD, POST, GET");
+                 return r;
+               }});
+  v.push_back({"records-appended-while-walking",
+               Kind::Tolerated,
+               "",
+               {},
+               "the collection lists all records but the last 10 until a walk is under way, then one more "
+               "is appended (an upload) for each page walked, up to all of them: pages report the count of "
+               "their moment",
+               "the quick plan asks at most three pages of its own by bare offset, so the writes begin with "
+               "the walk's sixth page",
+               [](const Call& c) {
+                 // The walk's pages asked so far, told by their offsets (each once); the collection as it
+                 // is at that moment: the first `visible` records.
+                 static std::mutex mutex;
+                 static std::set<std::uint64_t> offsets;
+                 std::uint64_t grown = 0;  // records appended so far, of the 10 held back
+                 {
+                   const std::lock_guard lock(mutex);
+                   // A deployment's first request (the first page, asked once before anything else) starts
+                   // its collection afresh: the variant keeps no state from a run against another one.
+                   if (c.request.method == "GET" && path_of(c.request) == "/edw/api/entities-images/" &&
+                       c.params.empty() && c.nth == 1)
+                     offsets.clear();
+                   if (const auto offset = walk_offset(c)) offsets.insert(*offset);
+                   grown = std::min<std::uint64_t>(offsets.size() > 5 ? offsets.size() - 5 : 0, 10);
+                 }
+                 HttpResponse r = c.answer();
+                 if (path_of(c.request) != "/edw/api/entities-images/" ||
+                     common::first_value(c.params, "entity") != nullptr)
+                   return r;
+                 const std::uint64_t offset = number_param(c.params, "offset").value_or(0);
+                 const auto limit = number_param(c.params, "limit");
+                 const std::uint64_t length = limit && *limit > 0 ? *limit : 12;
+                 edit_page(r, [&](Json& p) {
+                   if (!p["results"].is_array() || !p["count"].is_number_unsigned()) return;
+                   const std::uint64_t whole = p["count"].get<std::uint64_t>();
+                   const std::uint64_t visible = whole - std::min<std::uint64_t>(whole, 10) + grown;
+                   const std::uint64_t keep = visible > offset ? visible - offset : 0;
+                   while (p["results"].size() > keep)
+                     p["results"].erase(p["results"].size() - 1);
+                   p["count"] = visible;
+                   if (offset + length >= visible) p["next"] = nullptr;
+                 });
                  return r;
                }});
   v.push_back({"drf-max-limit-100",

@@ -528,16 +528,6 @@ std::vector<Maker> limits() {
       },
       [threshold](const World& w, common::Pcg32& rng) {
         const std::uint64_t t = threshold(w, rng);
-        return make("limits", "limit capped at " + std::to_string(t) + " (links too)", detail::every_page(),
-                    [t](const Call& c, HttpResponse& r, Wire&) {
-                      if (number_param(c.params, "limit").value_or(0) <= t) return;
-                      common::QueryParams q = c.params;
-                      set_param(q, "limit", std::to_string(t));
-                      r = c.answer_with(q);
-                    });
-      },
-      [threshold](const World& w, common::Pcg32& rng) {
-        const std::uint64_t t = threshold(w, rng);
         return make("limits", "limit ignored above " + std::to_string(t), detail::every_page(),
                     [t](const Call& c, HttpResponse& r, Wire&) {
                       if (number_param(c.params, "limit").value_or(0) <= t) return;

@@ -106,6 +106,13 @@ Position filtered_requests() {
   return {"on filtered pages (?entity= and the nested route)", Visibility::Quick, is_filtered};
 }
 
+Position entity_query() {
+  return {"on ?entity= pages (not the nested route)", Visibility::Quick, [](const Call& c) {
+            return c.request.method == "GET" && !is_nested(c) &&
+                   common::last_value(c.params, "entity") != nullptr;
+          }};
+}
+
 Position nested_route() {
   return {"on the nested route", Visibility::Quick,
           [](const Call& c) { return c.request.method == "GET" && is_nested(c); }};

@@ -45,6 +45,8 @@ Position options_requests();
 Position filtered_requests();
 /// The nested route alone.
 Position nested_route();
+/// ?entity= on the collection's route, the nested route aside.
+Position entity_query();
 /// Requests with X-Forwarded-Proto/-Host or Forwarded.
 Position proxied_requests();
 /// Requests whose Accept-Encoding offers gzip or br.

@@ -63,8 +63,10 @@ std::vector<Maker> filters() {
                     filtered_requests(), on_page([whole](const Call&, Json& p) { p["count"] = whole; }));
       },
       [](const World&, common::Pcg32& rng) {
+        // On one route: a filter ignored on both is a deployment's known state (edw's filter_class under
+        // django-filter 22.1 and later), a warning unless --require-filter; one that half-works is a bug.
         const bool nested = rng.chance(50);
-        const Position where = nested ? nested_route() : filtered_requests();
+        const Position where = nested ? nested_route() : entity_query();
         return make("filters", "the filter ignored: the whole collection's records", where,
                     [nested](const Call& c, HttpResponse& r, Wire&) {
                       if (nested && !is_nested(c)) return;

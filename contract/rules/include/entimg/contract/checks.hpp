@@ -44,6 +44,8 @@ class Findings {
   /// Failures of the rule counted but not kept (past kKeptFailures).
   std::uint64_t left_out(std::string_view rule) const;
   void merge(const Findings& other);
+  /// merge(other), but the failures of these rules count as passes: what explains them is the caller's note.
+  void merge_excusing(const Findings& other, const std::vector<std::string_view>& rules);
   /// Gives the failures found since failures().size() was `from`, and have no request headers yet, those of
   /// their request (a side's), for reports to replay them.
   void set_request_headers(std::size_t from, const Headers& headers);
@@ -101,6 +103,8 @@ struct WalkState {
   std::uint64_t records_seen = 0;            ///< records on those pages
   std::optional<std::uint64_t> count;        ///< the count of the page being judged
   std::optional<std::uint64_t> first_count;  ///< the first count a page of the walk gave, an earlier page's
+  std::optional<std::uint64_t> max_count;    ///< the highest count a page of the walk gave
+  std::uint64_t duplicates = 0;              ///< records whose id the walk had seen before
   std::string first_url;                     ///< the walk's first page
   std::string last_url;                      ///< the page being judged, or the last one
   bool dead_end = false;                     ///< the page being judged is empty, yet its next is a link
@@ -197,6 +201,15 @@ struct SideState {
   std::map<std::string, std::pair<bool, std::string>> followed;
 };
 
+/// A count that grew while a walk went on, explained by writes (records appended) rather than by a paginator
+/// that miscounts: what count_stable, walk_count_matches and walk_no_duplicates found over the walk is
+/// settled here with the first page asked again at its end (docs/contract-rules.md, "Decisions").
+/// `count_now` is that page's count (nullopt: it gave none). The walk's findings go into `into`: as they are,
+/// or, when the evidence holds, with those three rules' failures turned into a warning note with the
+/// evidence. Returns whether writes explained them.
+bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_t> count_now,
+                               const Findings& walk_found, Findings& into);
+
 /// Judges the walk rules over a walk along `next`, fed page by page (constant memory but for the seen ids).
 class WalkChecker {
  public:
@@ -212,6 +225,8 @@ class WalkChecker {
   void finish_at_byte_cap(std::uint64_t byte_cap, std::uint64_t bytes, Findings& findings);
   /// The last page added has next == null.
   bool reached_end() const { return state_.reached_end; }
+  /// The walk so far, for what it says of writes while it went on (detail::WritesDuringWalk).
+  const WalkState& state() const { return state_; }
   std::uint64_t records_seen() const { return state_.records_seen; }
 
  private:
