@@ -129,11 +129,9 @@ HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::
             record->mime_type.empty() ? "application/octet-stream" : record->mime_type,
             {},
             std::move(*uploaded)};
-  const auto key = static_cast<std::uint64_t>(record->id);
-  if (record->mime_type == "image/jpeg")
-    return {200, "image/jpeg", {}, detail::placeholder_jpeg(key, record->id)};
-  // PNG for PNGs, and for types with no placeholder of their own (gif, webp, ...): labelled as what it is.
-  return {200, "image/png", {}, detail::placeholder_png(key, record->id)};
+  detail::Placeholder picture =
+      detail::placeholder_for(record->mime_type, static_cast<std::uint64_t>(record->id), record->id);
+  return {200, std::move(picture.content_type), {}, std::move(picture.bytes)};
 }
 
 // What Django hands the view: the method, the headers it reads, the body, the query as QueryDict reads it,

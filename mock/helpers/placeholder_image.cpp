@@ -1,6 +1,8 @@
 #include "placeholder_image.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdio>
 #include <string_view>
 #include <vector>
 
@@ -222,6 +224,142 @@ std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
   bits.finish();
   out += "\xFF\xD9";  // EOI
   return out;
+}
+
+namespace {
+
+void put_le16(std::string& out, std::uint32_t v) {
+  out.push_back(static_cast<char>(v & 0xFF));
+  out.push_back(static_cast<char>((v >> 8) & 0xFF));
+}
+
+void put_le32(std::string& out, std::uint32_t v) {
+  put_le16(out, v & 0xFFFF);
+  put_le16(out, v >> 16);
+}
+
+// Codes of `bits` bits, least significant bit first, as GIF packs them.
+class BitPacker {
+ public:
+  void put(std::uint32_t code, int bits) {
+    for (int i = 0; i < bits; ++i) {
+      if (used_ == 0) bytes_.push_back('\0');
+      if ((code >> i) & 1U) bytes_.back() = static_cast<char>(bytes_.back() | (1 << used_));
+      used_ = (used_ + 1) % 8;
+    }
+  }
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+  int used_ = 0;
+};
+
+}  // namespace
+
+std::string placeholder_gif(std::uint64_t key, std::int64_t id) {
+  const auto grid = glyph_grid(id);
+  const Colour bg = background(key);
+  std::string gif = "GIF89a";
+  put_le16(gif, kPlaceholderWidth);
+  put_le16(gif, kPlaceholderHeight);
+  gif += std::string("\x81\x00\x00", 3);  // a global table of 2^(1+1) colours
+  gif += {static_cast<char>(bg.r), static_cast<char>(bg.g), static_cast<char>(bg.b)};
+  gif += std::string("\xFF\xFF\xFF\x00\x00\x00\x00\x00\x00", 9);  // white, then two unused
+  gif += ',';
+  put_le16(gif, 0);
+  put_le16(gif, 0);
+  put_le16(gif, kPlaceholderWidth);
+  put_le16(gif, kPlaceholderHeight);
+  gif += std::string("\x00\x02", 2);  // no local table; LZW minimum code size 2: clear 4, end 5
+  // A clear code before every two pixels keeps the table below 8 entries, so every code stays 3 bits.
+  BitPacker codes;
+  int since_clear = 2;
+  for (int y = 0; y < kPlaceholderHeight; ++y)
+    for (int x = 0; x < kPlaceholderWidth; ++x) {
+      if (since_clear == 2) {
+        codes.put(4, 3);
+        since_clear = 0;
+      }
+      codes.put(grid[static_cast<std::size_t>(y / 8)][static_cast<std::size_t>(x / 8)] ? 1 : 0, 3);
+      ++since_clear;
+    }
+  codes.put(5, 3);
+  const std::string& data = codes.bytes();
+  for (std::size_t at = 0; at < data.size(); at += 255) {
+    const std::size_t n = std::min<std::size_t>(255, data.size() - at);
+    gif.push_back(static_cast<char>(n));
+    gif.append(data, at, n);
+  }
+  gif += std::string("\x00;", 2);
+  return gif;
+}
+
+std::string placeholder_bmp(std::uint64_t key, std::int64_t id) {
+  const auto grid = glyph_grid(id);
+  const Colour bg = background(key);
+  constexpr std::uint32_t kRow = (kPlaceholderWidth * 3 + 3) / 4 * 4;
+  constexpr std::uint32_t kPixels = kRow * kPlaceholderHeight;
+  std::string bmp = "BM";
+  put_le32(bmp, 54 + kPixels);
+  put_le32(bmp, 0);
+  put_le32(bmp, 54);  // the pixels' offset: after the 14-byte file header and the 40-byte info header
+  put_le32(bmp, 40);
+  put_le32(bmp, kPlaceholderWidth);
+  put_le32(bmp, kPlaceholderHeight);  // positive: bottom-up
+  put_le16(bmp, 1);
+  put_le16(bmp, 24);
+  put_le32(bmp, 0);  // no compression
+  put_le32(bmp, kPixels);
+  put_le32(bmp, 2835);  // 72 dpi
+  put_le32(bmp, 2835);
+  put_le32(bmp, 0);
+  put_le32(bmp, 0);
+  for (int y = kPlaceholderHeight - 1; y >= 0; --y) {
+    for (int x = 0; x < kPlaceholderWidth; ++x) {
+      const bool ink = grid[static_cast<std::size_t>(y / 8)][static_cast<std::size_t>(x / 8)];
+      bmp += {static_cast<char>(ink ? 255 : bg.b), static_cast<char>(ink ? 255 : bg.g),
+              static_cast<char>(ink ? 255 : bg.r)};
+    }
+    bmp.append(kRow - kPlaceholderWidth * 3, '\0');
+  }
+  return bmp;
+}
+
+std::string placeholder_svg(std::uint64_t key, std::int64_t id) {
+  const Colour bg = background(key);
+  char fill[8];
+  std::snprintf(fill, sizeof fill, "#%02x%02x%02x", bg.r, bg.g, bg.b);
+  const std::string w = std::to_string(kPlaceholderWidth), h = std::to_string(kPlaceholderHeight);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+         w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " + h + "\"><rect width=\"" + w +
+         "\" height=\"" + h + "\" fill=\"" + fill +
+         "\"/><text x=\"50%\" y=\"50%\" fill=\"#fff\" font-family=\"monospace\" "
+         "font-size=\"40\" text-anchor=\"middle\" dominant-baseline=\"middle\">" +
+         std::to_string(id) + "</text></svg>\n";
+}
+
+std::string placeholder_ico(std::uint64_t key, std::int64_t id) {
+  const std::string png = placeholder_png(key, id);
+  std::string ico = std::string("\0\0\1\0\1\0", 6);  // an icon file of one image
+  ico += {static_cast<char>(kPlaceholderWidth), static_cast<char>(kPlaceholderHeight), '\0', '\0'};
+  put_le16(ico, 1);   // colour planes
+  put_le16(ico, 32);  // bits per pixel
+  put_le32(ico, static_cast<std::uint32_t>(png.size()));
+  put_le32(ico, 22);  // the image follows the 6-byte header and the 16-byte entry
+  return ico + png;
+}
+
+Placeholder placeholder_for(std::string_view mime_type, std::uint64_t key, std::int64_t id) {
+  if (mime_type == "image/jpeg") return {"image/jpeg", placeholder_jpeg(key, id)};
+  if (mime_type == "image/gif") return {"image/gif", placeholder_gif(key, id)};
+  if (mime_type == "image/bmp" || mime_type == "image/x-ms-bmp")
+    return {std::string(mime_type), placeholder_bmp(key, id)};
+  if (mime_type == "image/svg+xml") return {"image/svg+xml", placeholder_svg(key, id)};
+  if (mime_type == "image/vnd.microsoft.icon" || mime_type == "image/x-icon")
+    return {std::string(mime_type), placeholder_ico(key, id)};
+  // PNG for PNGs, and for types with no placeholder of their own (webp, tiff, ...): labelled as what it is.
+  return {"image/png", placeholder_png(key, id)};
 }
 
 }  // namespace entimg::mock::detail

@@ -3,6 +3,7 @@
 // record, showing the record's id, so a frontend shows a real grid of distinct pictures.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace entimg::mock::detail {
 
@@ -14,5 +15,22 @@ std::string placeholder_png(std::uint64_t key, std::int64_t id);
 /// A baseline JPEG (8-bit greyscale) of the same picture: every 8x8 block is one flat shade, which a
 /// DC-only encoding represents exactly.
 std::string placeholder_jpeg(std::uint64_t key, std::int64_t id);
+
+/// The same picture as a GIF (two colours; LZW codes kept at 3 bits by a clear code every two pixels).
+std::string placeholder_gif(std::uint64_t key, std::int64_t id);
+/// The same picture as a BMP (24-bit, uncompressed, rows bottom-up).
+std::string placeholder_bmp(std::uint64_t key, std::int64_t id);
+/// The same picture as an SVG document (a rectangle of the background and the id as text).
+std::string placeholder_svg(std::uint64_t key, std::int64_t id);
+/// The same picture as an ICO holding the PNG (as Windows Vista and later icons do).
+std::string placeholder_ico(std::uint64_t key, std::int64_t id);
+
+/// The placeholder a record's mime_type asks for: PNG, JPEG, GIF, BMP, SVG or ICO, labelled with that type;
+/// any other type gets the PNG, labelled image/png.
+struct Placeholder {
+  std::string content_type;
+  std::string bytes;
+};
+Placeholder placeholder_for(std::string_view mime_type, std::uint64_t key, std::int64_t id);
 
 }  // namespace entimg::mock::detail

@@ -1,11 +1,13 @@
-// The pictures at every record's `image` URL: valid PNG/JPEG of the record's type, deterministic, and
-// nothing but records' files reachable under /media/.
+// The pictures at every record's `image` URL: a valid picture of the record's type (PNG, JPEG, GIF, BMP, SVG,
+// ICO), deterministic, and nothing but records' files reachable under /media/.
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <vector>
 
 #include <zlib.h>
 #include <catch2/catch.hpp>
@@ -149,4 +151,63 @@ TEST_CASE("a file dataset's records have pictures too", "[media]") {
     INFO(record["image"]);
     CHECK(request(service, image_path(record)).status == 200);
   }
+}
+
+// A record of each type a placeholder is made for, and one without (WebP), as a team's dataset holds them.
+TEST_CASE("records of GIF, BMP, SVG and ICO types get pictures of their type; others a PNG", "[media]") {
+  std::string lines;
+  const std::vector<std::pair<std::string, std::string>> kinds = {{"gif", "image/gif"},
+                                                                  {"bmp", "image/bmp"},
+                                                                  {"svg", "image/svg+xml"},
+                                                                  {"ico", "image/vnd.microsoft.icon"},
+                                                                  {"webp", "image/webp"}};
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    char uuid[40];
+    std::snprintf(uuid, sizeof uuid, "%08zx-1111-4111-8111-%012zx", i + 101, i + 101);
+    json record = {{"id", i + 101},
+                   {"image", ""},
+                   {"mime_type", kinds[i].second},
+                   {"alt", ""},
+                   {"key", nullptr},
+                   {"name", ""},
+                   {"order", 0},
+                   {"author", ""},
+                   {"entity", 5},
+                   {"file_size", 10},
+                   {"description", ""},
+                   {"default_caption", ""},
+                   {"subject_location", ""},
+                   {"original_filename", "pic." + kinds[i].first}};
+    const std::string u = uuid;
+    record["file"] =
+        "filer_public/" + u.substr(0, 2) + "/" + u.substr(2, 2) + "/" + u + "/pic." + kinds[i].first;
+    lines += record.dump() + "\n";
+  }
+  const Service service(load_dataset_text(lines, "types.jsonl"));
+  const json page = json::parse(request(service, "/edw/api/entities-images/").body);
+  REQUIRE(page["results"].size() == kinds.size());
+  std::map<std::string, HttpResponse> by_type;
+  for (const auto& record : page["results"])
+    by_type[record["mime_type"].get<std::string>()] = request(service, image_path(record));
+  const auto& gif = by_type["image/gif"];
+  CHECK(gif.content_type == "image/gif");
+  CHECK(gif.body.starts_with("GIF89a\xC0\x00\x80\x00"));  // 192 x 128
+  CHECK(gif.body.ends_with(std::string("\x00;", 2)));
+  const auto& bmp = by_type["image/bmp"];
+  CHECK(bmp.content_type == "image/bmp");
+  CHECK(bmp.body.starts_with("BM"));
+  CHECK(bmp.body.size() == 54 + 192 * 3 * 128);  // rows of 576 bytes need no padding
+  const auto byte = [&](std::size_t at) { return std::size_t{static_cast<unsigned char>(bmp.body[at])}; };
+  CHECK(byte(2) + 256 * byte(3) + 65536 * byte(4) == bmp.body.size());  // the file size the header says
+  const auto& svg = by_type["image/svg+xml"];
+  CHECK(svg.content_type == "image/svg+xml");
+  CHECK(svg.body.find("<svg xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
+  CHECK(svg.body.find(">103</text>") != std::string::npos);  // the record's id
+  const auto& ico = by_type["image/vnd.microsoft.icon"];
+  CHECK(ico.content_type == "image/vnd.microsoft.icon");
+  CHECK(ico.body.starts_with(std::string("\0\0\1\0\1\0", 6)));
+  check_png(ico.body.substr(22));
+  const auto& webp = by_type["image/webp"];
+  CHECK(webp.content_type == "image/png");  // no WebP placeholder: a PNG, labelled as what it is
+  check_png(webp.body);
 }
