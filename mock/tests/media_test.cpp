@@ -154,7 +154,7 @@ TEST_CASE("a file dataset's records have pictures too", "[media]") {
 }
 
 // A record of each type a placeholder is made for, and one without (WebP), as a team's dataset holds them.
-TEST_CASE("records of GIF, BMP, SVG and ICO types get pictures of their type; others a PNG", "[media]") {
+TEST_CASE("records of GIF, BMP, SVG and ICO types get pictures of their type, others a PNG", "[media]") {
   std::string lines;
   const std::vector<std::pair<std::string, std::string>> kinds = {{"gif", "image/gif"},
                                                                   {"bmp", "image/bmp"},
