@@ -350,6 +350,88 @@ std::string placeholder_ico(std::uint64_t key, std::int64_t id) {
   return ico + png;
 }
 
+std::string placeholder_tiff(std::uint64_t key, std::int64_t id) {
+  const auto grid = glyph_grid(id);
+  const Colour bg = background(key);
+  constexpr std::uint32_t kPixels = kPlaceholderWidth * kPlaceholderHeight * 3;
+  // Little-endian: the header, the pixels (one strip, RGB), then the values too long for a tag and the IFD.
+  std::string tiff("II*\0", 4);
+  constexpr std::uint32_t kBits = 8 + kPixels, kResolution = kBits + 6, kIfd = kResolution + 8;
+  put_le32(tiff, kIfd);
+  for (int y = 0; y < kPlaceholderHeight; ++y)
+    for (int x = 0; x < kPlaceholderWidth; ++x) {
+      const bool ink = grid[static_cast<std::size_t>(y / 8)][static_cast<std::size_t>(x / 8)];
+      tiff += {static_cast<char>(ink ? 255 : bg.r), static_cast<char>(ink ? 255 : bg.g),
+               static_cast<char>(ink ? 255 : bg.b)};
+    }
+  for (int i = 0; i < 3; ++i)
+    put_le16(tiff, 8);  // BitsPerSample: 8, 8, 8
+  put_le32(tiff, 72);   // 72 dpi, as a rational 72/1
+  put_le32(tiff, 1);
+  // The entries, in ascending tag order: tag, type (3 SHORT, 4 LONG, 5 RATIONAL), count, value or offset.
+  struct Entry {
+    std::uint16_t tag, type;
+    std::uint32_t count, value;
+  };
+  const Entry entries[] = {
+      {256, 4, 1, kPlaceholderWidth},
+      {257, 4, 1, kPlaceholderHeight},
+      {258, 3, 3, kBits},
+      {259, 3, 1, 1},  // no compression
+      {262, 3, 1, 2},  // RGB
+      {273, 4, 1, 8},  // the strip's offset
+      {277, 3, 1, 3},
+      {278, 4, 1, kPlaceholderHeight},
+      {279, 4, 1, kPixels},
+      {282, 5, 1, kResolution},
+      {283, 5, 1, kResolution},
+      {296, 3, 1, 2},  // inches
+  };
+  put_le16(tiff, static_cast<std::uint32_t>(std::size(entries)));
+  for (const Entry& e : entries) {
+    put_le16(tiff, e.tag);
+    put_le16(tiff, e.type);
+    put_le32(tiff, e.count);
+    put_le32(tiff, e.value);  // a SHORT sits in the low half, little-endian
+  }
+  put_le32(tiff, 0);  // no next IFD
+  return tiff;
+}
+
+std::string placeholder_webp(std::uint64_t key, std::int64_t) {
+  const Colour bg = background(key);
+  // A lossless (VP8L) image of the background alone: every prefix code has one symbol, so a pixel costs no
+  // bits (the id is not drawn: a picture of it would need real prefix codes).
+  BitPacker bits;
+  bits.put(0x2f, 8);  // the VP8L signature
+  bits.put(kPlaceholderWidth - 1, 14);
+  bits.put(kPlaceholderHeight - 1, 14);
+  bits.put(0, 1);  // no alpha in use
+  bits.put(0, 3);  // version 0
+  bits.put(0, 1);  // no transform
+  bits.put(0, 1);  // no colour cache
+  bits.put(0, 1);  // no meta prefix codes
+  // Five simple prefix codes of one symbol each: green, red, blue, alpha (8-bit symbols), distance.
+  for (const std::uint32_t symbol : {std::uint32_t{bg.g}, std::uint32_t{bg.r}, std::uint32_t{bg.b}, 255u}) {
+    bits.put(1, 1);  // simple code
+    bits.put(0, 1);  // one symbol
+    bits.put(1, 1);  // of 8 bits
+    bits.put(symbol, 8);
+  }
+  bits.put(1, 1);
+  bits.put(0, 1);
+  bits.put(0, 1);  // a 1-bit symbol
+  bits.put(0, 1);
+  std::string chunk = bits.bytes();
+  const auto chunk_size = static_cast<std::uint32_t>(chunk.size());
+  if (chunk.size() % 2 == 1) chunk.push_back('\0');  // RIFF chunks are padded to an even size
+  std::string webp = "RIFF";
+  put_le32(webp, static_cast<std::uint32_t>(4 + 8 + chunk.size()));
+  webp += "WEBPVP8L";
+  put_le32(webp, chunk_size);
+  return webp + chunk;
+}
+
 Placeholder placeholder_for(std::string_view mime_type, std::uint64_t key, std::int64_t id) {
   if (mime_type == "image/jpeg") return {"image/jpeg", placeholder_jpeg(key, id)};
   if (mime_type == "image/gif") return {"image/gif", placeholder_gif(key, id)};
@@ -358,7 +440,9 @@ Placeholder placeholder_for(std::string_view mime_type, std::uint64_t key, std::
   if (mime_type == "image/svg+xml") return {"image/svg+xml", placeholder_svg(key, id)};
   if (mime_type == "image/vnd.microsoft.icon" || mime_type == "image/x-icon")
     return {std::string(mime_type), placeholder_ico(key, id)};
-  // PNG for PNGs, and for types with no placeholder of their own (webp, tiff, ...): labelled as what it is.
+  if (mime_type == "image/tiff") return {"image/tiff", placeholder_tiff(key, id)};
+  if (mime_type == "image/webp") return {"image/webp", placeholder_webp(key, id)};
+  // PNG for PNGs, and for types with no placeholder of their own (AVIF, HEIC, ...): labelled as what it is.
   return {"image/png", placeholder_png(key, id)};
 }
 

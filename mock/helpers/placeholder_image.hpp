@@ -25,8 +25,13 @@ std::string placeholder_svg(std::uint64_t key, std::int64_t id);
 /// The same picture as an ICO holding the PNG (as Windows Vista and later icons do).
 std::string placeholder_ico(std::uint64_t key, std::int64_t id);
 
-/// The placeholder a record's mime_type asks for: PNG, JPEG, GIF, BMP, SVG or ICO, labelled with that type;
-/// any other type gets the PNG, labelled image/png.
+/// The same picture as a TIFF (baseline: RGB, uncompressed, one strip).
+std::string placeholder_tiff(std::uint64_t key, std::int64_t id);
+/// A lossless WebP of the background alone (one-symbol prefix codes: no pixel costs a bit, no digits).
+std::string placeholder_webp(std::uint64_t key, std::int64_t id);
+
+/// The placeholder a record's mime_type asks for: PNG, JPEG, GIF, BMP, SVG, ICO, TIFF or WebP, labelled with
+/// that type; any other type gets the PNG, labelled image/png.
 struct Placeholder {
   std::string content_type;
   std::string bytes;

@@ -1,5 +1,5 @@
 // The pictures at every record's `image` URL: a valid picture of the record's type (PNG, JPEG, GIF, BMP, SVG,
-// ICO), deterministic, and nothing but records' files reachable under /media/.
+// ICO, TIFF, WebP), deterministic, and nothing but records' files reachable under /media/.
 #include <unistd.h>
 
 #include <cstdio>
@@ -153,14 +153,15 @@ TEST_CASE("a file dataset's records have pictures too", "[media]") {
   }
 }
 
-// A record of each type a placeholder is made for, and one without (WebP), as a team's dataset holds them.
-TEST_CASE("records of GIF, BMP, SVG and ICO types get pictures of their type, others a PNG", "[media]") {
+// A record of each type a placeholder is made for, and one without (AVIF), as a team's dataset holds them.
+TEST_CASE("records of GIF, BMP, SVG, ICO, TIFF and WebP types get pictures of their type, others a PNG",
+          "[media]") {
   std::string lines;
-  const std::vector<std::pair<std::string, std::string>> kinds = {{"gif", "image/gif"},
-                                                                  {"bmp", "image/bmp"},
-                                                                  {"svg", "image/svg+xml"},
-                                                                  {"ico", "image/vnd.microsoft.icon"},
-                                                                  {"webp", "image/webp"}};
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {"gif", "image/gif"},     {"bmp", "image/bmp"},
+      {"svg", "image/svg+xml"}, {"ico", "image/vnd.microsoft.icon"},
+      {"tif", "image/tiff"},    {"webp", "image/webp"},
+      {"avif", "image/avif"}};
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     char uuid[40];
     std::snprintf(uuid, sizeof uuid, "%08zx-1111-4111-8111-%012zx", i + 101, i + 101);
@@ -207,7 +208,16 @@ TEST_CASE("records of GIF, BMP, SVG and ICO types get pictures of their type, ot
   CHECK(ico.content_type == "image/vnd.microsoft.icon");
   CHECK(ico.body.starts_with(std::string("\0\0\1\0\1\0", 6)));
   check_png(ico.body.substr(22));
+  const auto& tiff = by_type["image/tiff"];
+  CHECK(tiff.content_type == "image/tiff");
+  CHECK(tiff.body.starts_with(std::string("II*\0", 4)));
+  CHECK(tiff.body.size() == 8 + 192 * 3 * 128 + 6 + 8 + 2 + 12 * 12 + 4);  // pixels, values, IFD
   const auto& webp = by_type["image/webp"];
-  CHECK(webp.content_type == "image/png");  // no WebP placeholder: a PNG, labelled as what it is
-  check_png(webp.body);
+  CHECK(webp.content_type == "image/webp");
+  CHECK(webp.body.starts_with("RIFF"));
+  CHECK(webp.body.substr(8, 8) == "WEBPVP8L");
+  CHECK(webp.body.size() % 2 == 0);  // RIFF pads chunks to an even size
+  const auto& avif = by_type["image/avif"];
+  CHECK(avif.content_type == "image/png");  // no AVIF placeholder: a PNG, labelled as what it is
+  check_png(avif.body);
 }
