@@ -87,8 +87,47 @@ std::vector<std::int64_t> ids_of_entity(const SideAsk& ask, detail::JsonArray re
   return ids;
 }
 
+// A record as text that two routes serializing it alike give alike, whatever the order of its members:
+// "key":value pairs (values minified) sorted, one a line.
+std::string record_text(Json record) {
+  if (record.type() != simdjson::dom::element_type::OBJECT) return simdjson::minify(record);
+  std::vector<std::string> members;
+  // A copy: value_unsafe() of a temporary result refers into it, so a range-for over it would dangle.
+  const simdjson::dom::object object = record.get_object().value_unsafe();
+  for (const auto field : object)
+    members.push_back(std::string(field.key) + "\t" + simdjson::minify(field.value));
+  std::sort(members.begin(), members.end());
+  std::string out;
+  for (const std::string& m : members)
+    out += m + "\n";
+  return out;
+}
+
+std::vector<std::string> record_texts(const Page& page) {
+  std::vector<std::string> out;
+  if (const auto results = detail::results_array(page))
+    for (const Json record : *results)
+      out.push_back(record_text(record));
+  return out;
+}
+
+// The first member of `b` that `a` does not hold alike ("key": value as b has it), for a message.
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::size_t at = 0;
+  while (at < b.size()) {
+    const std::size_t end = b.find('\n', at);
+    const std::string line = b.substr(at, end - at);
+    if (("\n" + a).find("\n" + line + "\n") == std::string::npos) {
+      const std::size_t tab = line.find('\t');
+      return quote(line.substr(0, tab)) + ": " + line.substr(tab + 1).substr(0, 120);
+    }
+    at = end == std::string::npos ? b.size() : end + 1;
+  }
+  return "a member missing";
+}
+
 // The filtered page at offset 0: the entity's records the unfiltered first page shows come first, and the
-// nested route lists what ?entity= lists (asked before it).
+// nested route lists what ?entity= lists (asked before it), record for record.
 void judge_first_filtered_page(SideState& sides, const SideAsk& ask, const Page& page,
                                const std::optional<std::uint64_t>& count,
                                const std::vector<std::int64_t>& ids, detail::FailureBudget& budget) {
@@ -101,14 +140,26 @@ void judge_first_filtered_page(SideState& sides, const SideAsk& ask, const Page&
                     ids_text({shown.begin(), shown.begin() + lead}) + "), got ids " + ids_text(ids),
                 "/results");
   if (!ask.nested) {
-    sides.by_query[ask.entity] = {count, ids, page.exchange.url};
+    sides.by_query[ask.entity] = {count, ids, record_texts(page), page.exchange.url};
   } else if (const auto query = sides.by_query.find(ask.entity); query != sides.by_query.end()) {
-    if (query->second.count != count || query->second.ids != ids)
-      budget.fail("expected the nested route to list what ?entity=" + ask.entity + " lists (" +
-                      query->second.url + ": count " + count_text(query->second.count) + ", ids " +
-                      ids_text(query->second.ids) + "), got count " + count_text(count) + ", ids " +
-                      ids_text(ids),
+    const SideState::Filtered& listed = query->second;
+    if (listed.count != count || listed.ids != ids) {
+      budget.fail("expected the nested route to list what ?entity=" + ask.entity + " lists (" + listed.url +
+                      ": count " + count_text(listed.count) + ", ids " + ids_text(listed.ids) +
+                      "), got count " + count_text(count) + ", ids " + ids_text(ids),
                   "/results");
+      return;
+    }
+    const std::vector<std::string> records = record_texts(page);
+    for (std::size_t i = 0; i < records.size() && i < listed.records.size() && records.size() == ids.size();
+         ++i)
+      if (records[i] != listed.records[i]) {
+        budget.fail("expected the nested route's records to equal those ?entity=" + ask.entity + " lists (" +
+                        listed.url + "), got record " + std::to_string(ids[i]) + " with " +
+                        first_difference(listed.records[i], records[i]),
+                    "/results/" + std::to_string(i), ids[i]);
+        break;
+      }
   }
 }
 

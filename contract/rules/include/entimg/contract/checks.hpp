@@ -189,6 +189,7 @@ struct SideState {
   struct Filtered {
     std::optional<std::uint64_t> count;
     std::vector<std::int64_t> ids;
+    std::vector<std::string> records;  ///< each record's members, key-sorted, values minified
     std::string url;
   };
   std::map<std::string, Filtered> by_query;
@@ -201,14 +202,17 @@ struct SideState {
   std::map<std::string, std::pair<bool, std::string>> followed;
 };
 
-/// A count that grew while a walk went on, explained by writes (records appended) rather than by a paginator
-/// that miscounts: what count_stable, walk_count_matches and walk_no_duplicates found over the walk is
-/// settled here with the first page asked again at its end (docs/contract-rules.md, "Decisions").
-/// `count_now` is that page's count (nullopt: it gave none). The walk's findings go into `into`: as they are,
-/// or, when the evidence holds, with those three rules' failures turned into a warning note with the
+/// A count that grew while a walk went on, explained by writes (records appended or put first) rather than
+/// by a paginator that miscounts: what count_stable, walk_count_matches, walk_no_duplicates and
+/// ascending_across_pages found over the walk is settled here with the first page asked again at its end
+/// (docs/contract-rules.md, "Decisions"). `count_now` is that page's count (nullopt: it gave none);
+/// `pages_in_flight` how many pages the walk had asked and not yet consumed at most (1 when it follows next
+/// one page at a time): a record put first while several are in flight can move past a page fetched ahead,
+/// so each write may cost that many records missed or seen twice. The walk's findings go into `into`: as
+/// they are, or, when the evidence holds, with those rules' failures turned into a warning note with the
 /// evidence. Returns whether writes explained them.
 bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_t> count_now,
-                               const Findings& walk_found, Findings& into);
+                               const Findings& walk_found, Findings& into, std::uint64_t pages_in_flight = 1);
 
 /// Judges the walk rules over a walk along `next`, fed page by page (constant memory but for the seen ids).
 class WalkChecker {
