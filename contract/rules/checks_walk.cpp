@@ -326,50 +326,78 @@ bool WalkChecker::add(const Page& page, Findings& findings) {
   return !walk.reached_end && !walk.dead_end;
 }
 
-bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_t> count_now,
-                               const Findings& walk_found, Findings& into) {
-  static const std::vector<std::string_view> kExplained = {"count_stable", "walk_count_matches",
-                                                           "walk_no_duplicates"};
-  const std::uint64_t distinct = walk.records_seen - std::min(walk.duplicates, walk.records_seen);
-  // Writes (records appended as uploads are, or put first) raise the count for good: the first page asked
-  // again keeps at least the highest count a page gave (pages fetched ahead in parallel may come in another
-  // order than they were answered, so the counts between are not required to rise in page order), the
-  // records seen twice are at most the records written, and the distinct ones lie between the count the
-  // walk began with and the count at its end. A paginator that miscounts on some pages (the count asked
-  // again is the old one), or repeats records without a write to explain them, does not pass as one.
-  const bool grew = walk.reached_end && walk.first_count && walk.max_count && count_now &&
-                    *walk.max_count > *walk.first_count && *count_now >= *walk.max_count;
-  const bool explained = grew && walk.duplicates <= *count_now - *walk.first_count &&
-                         distinct >= *walk.first_count && distinct <= *count_now;
-  const bool any = std::any_of(kExplained.begin(), kExplained.end(), [&](std::string_view rule) {
-    return walk_found.left_out(rule) > 0 ||
-           std::any_of(walk_found.failures().begin(), walk_found.failures().end(),
-                       [&](const Failure& f) { return f.rule == rule; });
-  });
-  if (!explained || !any) {
-    into.merge(walk_found);
-    return false;
-  }
-  into.merge_excusing(walk_found, kExplained);
-  const std::string evidence =
-      "warning: the count grew from " + std::to_string(*walk.first_count) + " to " +
-      std::to_string(*walk.max_count) +
-      " while the walk went on, and the first page asked again at its end says " +
-      std::to_string(*count_now) +
-      ": records were written meanwhile, not miscounted; each page was judged by its "
-      "own count, and the walk saw " +
-      std::to_string(distinct) + " distinct records (" + std::to_string(walk.duplicates) +
-      " seen twice) of the " + std::to_string(*count_now) + " at its end";
-  into.note("count_stable", evidence);
+namespace {
+
+// Failures a rule has among the findings, reported and left out.
+std::uint64_t failures_of(const Findings& found, std::string_view rule) {
+  return found.left_out(rule) +
+         static_cast<std::uint64_t>(std::count_if(found.failures().begin(), found.failures().end(),
+                                                  [&](const Failure& f) { return f.rule == rule; }));
+}
+
+// The warnings that replace the excused failures: the counts, the records seen and those seen twice.
+void note_writes(const WalkState& walk, std::uint64_t count_now, std::uint64_t distinct,
+                 std::uint64_t boundaries, Findings& into) {
+  into.note("count_stable",
+            "warning: the count grew from " + std::to_string(*walk.first_count) + " to " +
+                std::to_string(*walk.max_count) +
+                " while the walk went on, and the first page asked again at its end says " +
+                std::to_string(count_now) +
+                ": records were written meanwhile, not miscounted; each page was judged by its "
+                "own count, and the walk saw " +
+                std::to_string(distinct) + " distinct records (" + std::to_string(walk.duplicates) +
+                " seen twice) of the " + std::to_string(count_now) + " at its end");
   into.note("walk_count_matches", "warning: the walk saw " + std::to_string(distinct) +
                                       " records of a count that grew from " +
-                                      std::to_string(*walk.first_count) + " to " +
-                                      std::to_string(*count_now) + " while it went on (see count_stable)");
+                                      std::to_string(*walk.first_count) + " to " + std::to_string(count_now) +
+                                      " while it went on (see count_stable)");
   if (walk.duplicates > 0)
     into.note("walk_no_duplicates",
               "warning: " + std::to_string(walk.duplicates) +
                   " records seen twice, as "
                   "records written ahead of the walk push records across a page boundary (see count_stable)");
+  if (boundaries > 0)
+    into.note("ascending_across_pages",
+              "warning: " + std::to_string(boundaries) +
+                  " pages began at or below the page before's last record, each with a record seen twice: "
+                  "records put ahead of the walk while it went on (see count_stable)");
+}
+
+}  // namespace
+
+bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_t> count_now,
+                               const Findings& walk_found, Findings& into, std::uint64_t pages_in_flight) {
+  static const std::vector<std::string_view> kExplained = {"count_stable", "walk_count_matches",
+                                                           "walk_no_duplicates", "ascending_across_pages"};
+  const std::uint64_t distinct = walk.records_seen - std::min(walk.duplicates, walk.records_seen);
+  // Writes (records appended as uploads are, or put first) raise the count for good: the first page asked
+  // again keeps at least the highest count a page gave (pages fetched ahead in parallel may come in another
+  // order than they were answered, so the counts between are not required to rise in page order), the
+  // records seen twice are at most the records written (times the pages in flight), and the distinct ones
+  // lie between the count the walk began with (less those a parallel walk may miss) and the count at its
+  // end. A paginator that miscounts on some pages (the count asked again is the old one), or repeats
+  // records without a write to explain them, does not pass as one.
+  const bool grew = walk.reached_end && walk.first_count && walk.max_count && count_now &&
+                    *walk.max_count > *walk.first_count && *count_now >= *walk.max_count;
+  // A next page that does not start above the page before's last record: a record written ahead of the walk
+  // pushed that one across the boundary, so it is seen twice; more such boundaries than records seen twice
+  // is a paginator out of order.
+  const std::uint64_t boundaries = failures_of(walk_found, "ascending_across_pages");
+  // Written records: each may push up to pages_in_flight records across pages fetched ahead, seen twice or
+  // (its page fetched before the one ahead of it) not at all; followed one page at a time, none is missed.
+  const std::uint64_t written = grew ? *count_now - *walk.first_count : 0;
+  const std::uint64_t flight = std::max<std::uint64_t>(pages_in_flight, 1);
+  const bool explained = grew && walk.duplicates <= written * flight &&
+                         distinct + written * (flight - 1) >= *walk.first_count && distinct <= *count_now &&
+                         boundaries <= walk.duplicates;
+  const bool any = std::any_of(kExplained.begin(), kExplained.end(),
+                               [&](std::string_view rule) { return failures_of(walk_found, rule) > 0; });
+  if (!explained || !any) {
+    into.merge(walk_found);
+    return false;
+  }
+  into.merge_excusing(walk_found, kExplained);
+  note_writes(walk, *count_now, distinct, boundaries, into);
   return true;
 }
 

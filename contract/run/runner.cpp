@@ -266,7 +266,9 @@ bool Run::consume(Page page, Findings page_findings, WalkChecker& walker, std::o
     const std::size_t first_record[] = {0};
     follow_.open_records(page, first_record);
   }
-  if (previous) page_pair(PlanStep::next_page, *previous, page);
+  // Into the walk's findings: records put first while it went on push the page before's last record across
+  // the boundary, which settle_writes_during_walk weighs with the rest of the walk.
+  if (previous) check_pair(context_, PlanStep::next_page, *previous, page, walk_found_);
   ++walk_pages_;
   walk_bytes_ += page.exchange.body.size();
   walk_records_ = walker.records_seen();
@@ -307,7 +309,10 @@ void Run::settle_walk(const WalkState& walk, const PageQuery& first_page) {
     coverage_.add(again);
     count_now = count_of(again);
   }
-  settle_writes_during_walk(walk, count_now, walk_found_, findings_);
+  // A parallel walk has up to 3 x --concurrency pages asked ahead of the one it consumes (FetchAhead's
+  // queue).
+  const std::uint64_t in_flight = options_.concurrency <= 1 ? 1 : options_.concurrency * 3;
+  settle_writes_during_walk(walk, count_now, walk_found_, findings_, in_flight);
 }
 
 void Run::finish_past_the_list() {

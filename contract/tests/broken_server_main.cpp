@@ -86,6 +86,7 @@ void list_variants() {
     std::cout << "fails:";
     for (const auto rule : v.fails)
       std::cout << " " << rule;
+    if (!v.suite_header.empty()) std::cout << " (when the suite sends " << v.suite_header << ")";
     std::cout << "\n";
   }
 }
@@ -119,6 +120,8 @@ int main(int argc, char** argv) {
     std::cout << "listening on " << server.url() << "\n"
               << "serving " << o.records << " generated records (seed " << o.seed << ") with variant "
               << variant->name << ": " << variant->summary << std::endl;
+    if (!variant->base_path.empty())
+      std::cout << "base URL: " << server.url() << variant->base_path << std::endl;
     return common::run_until_stop_signal(server) ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "entimg-broken-server: error: " << e.what() << "\n";

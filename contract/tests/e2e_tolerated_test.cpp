@@ -210,6 +210,19 @@ TEST_CASE("records appended while the walk goes on pass, with the evidence in a 
   CHECK(has_note(report, "walk_count_matches", "warning: the walk saw 250 records"));
 }
 
+// Records put first while the suite walks (a record made visible again): every later page begins with the
+// page before's last record, which ascending_across_pages and walk_no_duplicates weigh with the writes.
+TEST_CASE("records put first while the walk goes on pass, with the evidence in a warning",
+          "[e2e][tolerated]") {
+  const contract::RunReport report =
+      run_tolerated("records-put-first-while-walking", GENERATE(as<std::size_t>{}, 1, 2));
+  expect_pass(report);
+  INFO(broken::e2e::console(report));
+  CHECK(has_note(report, "count_stable", "the first page asked again at its end says 250"));
+  CHECK(has_note(report, "walk_no_duplicates", "records seen twice"));
+  CHECK(has_note(report, "ascending_across_pages", "pages began at or below the page before's last record"));
+}
+
 TEST_CASE("DRF's max_limit passes: a capped page is judged by the limit its links carry",
           "[e2e][tolerated]") {
   const contract::RunReport report = run_tolerated("drf-max-limit-100", 1);
@@ -223,4 +236,33 @@ TEST_CASE("chunked answers pass", "[e2e][tolerated]") {
 
 TEST_CASE("a 429 with Retry-After now and then passes: the request is retried", "[e2e][tolerated]") {
   expect_pass(run_tolerated("throttled-now-and-then", 1));
+}
+
+// Only a throttle that outlasts the retries fails, and the failure says so: status_ok names the attempts and
+// what the user can change.
+TEST_CASE("a throttle that outlasts the retries fails status_ok, saying so", "[e2e][tolerated]") {
+  static const broken::Variant always{
+      "always-throttled",
+      broken::Kind::Broken,
+      "status_ok",
+      {"status_ok"},
+      "every answer is 429",
+      "",
+      [](const broken::Call&) {
+        mock::HttpResponse r{429,
+                             "application/json",
+                             {{"Retry-After", "0"}},
+                             R"({"detail":"Request was throttled. Expected available in 0 seconds."})"};
+        return r;
+      }};
+  broken::e2e::Deployment deployment(always);
+  contract::ClientOptions options = broken::e2e::local_client(deployment.url());
+  options.retries = 2;
+  contract::Client client(options);
+  contract::RunOptions run;
+  const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
+  INFO(broken::e2e::console(report));
+  CHECK(broken::e2e::console(report).find("got status 429 after 3 attempts (2 retries") != std::string::npos);
+  CHECK(broken::e2e::console(report).find(
+            "the deployment still throttles when the suite's retries are spent") != std::string::npos);
 }

@@ -97,8 +97,9 @@ struct Outcome {
   std::string first_failure;  // the first failure's message and URL, for a false failure's line
 };
 
-// A mutant's run loads a few pictures: no class breaks them yet, and the DRF replica serves each on a
-// connection of its own. The tolerated controls load every one, so no false failure hides there.
+// A mutant's run loads a few pictures, but a mutant of the pictures class every one its mode loads (the DRF
+// replica serves each on a connection of its own). The tolerated controls load every one, so no false
+// failure hides there.
 const contract::ImagesChoice kMutantPictures{contract::ImagesChoice::Kind::sample, 12};
 
 Outcome run_suite(const std::string& url, contract::Mode mode, const std::atomic<std::uint64_t>& touched,
@@ -134,7 +135,8 @@ Outcome run_mutant(mutants::Upstream& upstream, const mutants::Mutant& mutant, c
   if (mutant.reset) mutant.reset();  // a cache starts empty for each run
   std::atomic<std::uint64_t> touched{0};
   mutants::MutantServer server(upstream, mutants::respond_with(mutant, touched));
-  return run_suite(server.url(), mode, touched, kMutantPictures);
+  return run_suite(server.url(), mode, touched,
+                   mutant.klass == "pictures" ? contract::ImagesChoice{} : kMutantPictures);
 }
 
 // A tolerated variant over the upstream: the suite must pass it (full mode, the quick plan included).
@@ -155,7 +157,7 @@ Outcome run_tolerated(mutants::Upstream& upstream, const broken::Variant& varian
     wire.lower_case_names = variant.lower_case_names;
     return variant.respond(broken::Call{call.request, call.params, nth, correct, cache});
   });
-  return run_suite(server.url(), contract::Mode::Full, touched);
+  return run_suite(server.url() + std::string(variant.base_path), contract::Mode::Full, touched);
 }
 
 std::string rules_text(const Outcome& o) {

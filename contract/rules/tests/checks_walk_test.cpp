@@ -321,4 +321,10 @@ TEST_CASE("settle_writes_during_walk: records seen twice beyond the growth are n
   Findings settled;
   CHECK_FALSE(settle_writes_during_walk(walker.state(), 26, found, settled));
   CHECK(failing_rules(settled).contains("walk_no_duplicates"));
+  // A walk with three pages in flight: one record put first may push three across pages fetched ahead.
+  Findings in_flight;
+  CHECK(settle_writes_during_walk(walker.state(), 26, found, in_flight, 3));
+  CHECK(in_flight.failures().empty());
+  Findings too_few_in_flight;
+  CHECK_FALSE(settle_writes_during_walk(walker.state(), 26, found, too_few_in_flight, 2));
 }

@@ -25,14 +25,17 @@ class Deployment {
  public:
   explicit Deployment(const Variant& variant)
       : service_(std::make_shared<BrokenService>(mock::make_generated_dataset(kRecords, kSeed), variant)),
-        server_([service = service_](const mock::HttpRequest& r) { return service->handle(r); }) {
+        server_([service = service_](const mock::HttpRequest& r) { return service->handle(r); }),
+        base_path_(variant.base_path) {
     server_.start();
   }
-  std::string url() const { return server_.url(); }
+  /// The deployment's base URL: its origin and the path it is mounted under.
+  std::string url() const { return server_.url() + std::string(base_path_); }
 
  private:
   std::shared_ptr<BrokenService> service_;
   HandlerServer server_;
+  std::string_view base_path_;
 };
 
 inline const contract::Schemas& schemas() {
@@ -47,6 +50,16 @@ inline contract::ClientOptions local_client(const std::string& url) {
   options.connect_timeout = std::chrono::milliseconds(2000);
   options.read_timeout = std::chrono::milliseconds(5000);
   options.retries = 0;
+  return options;
+}
+
+/// Client options for the variant's deployment: local_client's, with the header the suite must send to meet
+/// the variant's fault (Variant::suite_header), if it has one.
+inline contract::ClientOptions client_for(const Variant& variant, const std::string& url) {
+  contract::ClientOptions options = local_client(url);
+  const std::string_view header = variant.suite_header;
+  if (const std::size_t colon = header.find(": "); colon != std::string_view::npos)
+    options.headers.emplace_back(std::string(header.substr(0, colon)), std::string(header.substr(colon + 2)));
   return options;
 }
 

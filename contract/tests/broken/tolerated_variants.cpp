@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -35,6 +36,122 @@ std::string reordered_encoded_link(const std::string& url) {
   for (std::size_t i = 0; i < params.size(); ++i)
     out += (i ? "&" : "") + fully_percent_encoded(params[i].first) + "=" +
            fully_percent_encoded(params[i].second);
+  return out;
+}
+
+// Records written while a walk is under way, told by the walk's pages asked so far (each offset once): none
+// until its sixth page, then one more a page, up to `most`. A deployment's first request (the first page,
+// asked once before anything else) starts afresh: no state is kept from a run against another one.
+class WritesDuringWalk {
+ public:
+  explicit WritesDuringWalk(std::uint64_t most) : most_(most) {}
+  std::uint64_t written(const Call& c) {
+    const std::lock_guard lock(mutex_);
+    if (c.request.method == "GET" && path_of(c.request) == "/edw/api/entities-images/" && c.params.empty() &&
+        c.nth == 1)
+      offsets_.clear();
+    if (const auto offset = walk_offset(c)) offsets_.insert(*offset);
+    return std::min<std::uint64_t>(offsets_.size() > 5 ? offsets_.size() - 5 : 0, most_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::uint64_t> offsets_;
+  std::uint64_t most_;
+};
+
+// A page of the collection itself, unfiltered.
+bool is_collection_list(const Call& c) {
+  return path_of(c.request) == "/edw/api/entities-images/" &&
+         common::first_value(c.params, "entity") == nullptr;
+}
+
+// How many of the collection's first `held` records (hidden) the list a request asks holds ahead of its
+// visible ones: all of them for the collection, those of the entity for ?entity=N or the nested route (a
+// filtered list keeps the collection's order, so an entity's hidden records lead its list too); nullopt for
+// any other request.
+std::optional<std::uint64_t> hidden_ahead(const Call& c, std::uint64_t held) {
+  const std::string_view path = path_of(c.request);
+  std::string entity;
+  constexpr std::string_view kNested = "/edw/api/entities/", kImages = "/images/";
+  if (path == "/edw/api/entities-images/") {
+    const std::string* query = common::last_value(c.params, "entity");
+    if (query == nullptr) return held;
+    entity = *query;
+  } else if (path.starts_with(kNested) && path.ends_with(kImages) &&
+             path.size() > kNested.size() + kImages.size()) {
+    entity = std::string(path.substr(kNested.size(), path.size() - kNested.size() - kImages.size()));
+  } else {
+    return std::nullopt;
+  }
+  if (entity.empty() || entity.size() > 9 || entity.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  if (held == 0) return 0;
+  mock::HttpRequest head = c.request;
+  head.method = "GET";
+  head.target = "/edw/api/entities-images/?limit=" + std::to_string(held);
+  const auto page = page_of(c.correct(head));
+  std::uint64_t of_entity = 0;
+  if (page && page->contains("results") && (*page)["results"].is_array())
+    for (const Json& record : (*page)["results"])
+      if (record.contains("entity") && record["entity"].is_number_integer() &&
+          std::to_string(record["entity"].get<std::int64_t>()) == entity)
+        ++of_entity;
+  return of_entity;
+}
+
+// The window a request asks: its offset and the page length DRF gives it (12 for a limit that is not a
+// positive whole number).
+std::pair<std::uint64_t, std::uint64_t> window_asked(const Call& c);
+
+// A variant of a collection written to while a walk goes on (10 records, one a walk page from its sixth):
+// `hidden` says how many records of the list a request asks are not visible yet (of the `held` back), or
+// nullopt for a request it leaves alone; `show` makes the page the visible list's window (its offset, length
+// and the visible count); the count and next follow the visible list.
+using Hidden = std::function<std::optional<std::uint64_t>(const Call&, std::uint64_t held)>;
+using Show = std::function<void(const Call&, Json&, std::uint64_t offset, std::uint64_t length,
+                                std::uint64_t visible)>;
+std::function<HttpResponse(const Call&)> during_writes(Hidden hidden, Show show) {
+  return [writes = std::make_shared<WritesDuringWalk>(10), hidden, show](const Call& c) {
+    HttpResponse r = c.answer();
+    const std::optional<std::uint64_t> not_yet = hidden(c, 10 - writes->written(c));
+    if (!not_yet) return r;
+    const auto [offset, length] = window_asked(c);
+    edit_page(r, [&](Json& p) {
+      if (!p["results"].is_array() || !p["count"].is_number_unsigned()) return;
+      const std::uint64_t whole = p["count"].get<std::uint64_t>();
+      const std::uint64_t visible = whole - std::min(whole, *not_yet);
+      show(c, p, offset, length, visible);
+      p["count"] = visible;
+      if (offset + length >= visible) p["next"] = nullptr;
+    });
+    return r;
+  };
+}
+
+// The window a request asks: its offset and the page length DRF gives it (12 for a limit that is not a
+// positive whole number).
+std::pair<std::uint64_t, std::uint64_t> window_asked(const Call& c) {
+  const auto limit = number_param(c.params, "limit");
+  return {number_param(c.params, "offset").value_or(0), limit && *limit > 0 ? *limit : 12};
+}
+
+// The body with `prefix` put before every absolute URL path of the API's and the media's on any origin
+// ("http://h:1/edw/…" → "http://h:1/backend/edw/…"), in JSON and in the browsable page alike.
+std::string with_prefix_in_urls(std::string_view body, std::string_view prefix) {
+  std::string out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t scheme = body.find("://", at);
+    if (scheme == std::string_view::npos) break;
+    const std::size_t path = body.find_first_of("/\"'<> ", scheme + 3);
+    if (path == std::string_view::npos) break;
+    out.append(body.substr(at, path - at));
+    const std::string_view rest = body.substr(path);
+    if (rest.starts_with("/edw/") || rest.starts_with("/media/")) out.append(prefix);
+    at = path;
+  }
+  out.append(body.substr(at));
   return out;
 }
 
@@ -211,41 +328,60 @@ std::vector<Variant> tolerated_variants() {
                "their moment",
                "the quick plan asks at most three pages of its own by bare offset, so the writes begin with "
                "the walk's sixth page",
+               during_writes(
+                   [](const Call& c, std::uint64_t held) {
+                     return is_collection_list(c) ? std::optional(held) : std::nullopt;
+                   },
+                   // The last `hidden` records are not there yet: the page ends before them.
+                   [](const Call&, Json& p, std::uint64_t offset, std::uint64_t, std::uint64_t visible) {
+                     const std::uint64_t keep = visible > offset ? visible - offset : 0;
+                     while (p["results"].size() > keep)
+                       p["results"].erase(p["results"].size() - 1);
+                   })});
+  v.push_back({"records-put-first-while-walking",
+               Kind::Tolerated,
+               "",
+               {},
+               "the collection lists all records but the first 10 until a walk is under way, then one more "
+               "is put back at its head (a record made visible again) for each page walked: every later page "
+               "begins with the page before's last record, and pages report the count of their moment",
+               "the quick plan asks at most three pages of its own by bare offset, so the writes begin with "
+               "the walk's sixth page",
+               during_writes(hidden_ahead, [](const Call& c, Json& p, std::uint64_t offset,
+                                              std::uint64_t length, std::uint64_t visible) {
+                 // The records behind the hidden head: the whole list's from offset + the hidden ones.
+                 const std::uint64_t shift = p["count"].get<std::uint64_t>() - visible;
+                 common::QueryParams query = c.params;
+                 set_param(query, "offset", std::to_string(offset + shift));
+                 set_param(query, "limit", std::to_string(length));
+                 const auto moved = page_of(c.answer_with(query));
+                 if (moved && moved->contains("results")) p["results"] = moved->at("results");
+               })});
+  v.push_back({"mounted-under-a-path-prefix",
+               Kind::Tolerated,
+               "",
+               {},
+               "the deployment is mounted under /backend (Django's FORCE_SCRIPT_NAME behind a front server): "
+               "its base URL, links, pictures and redirects carry the prefix, and a path outside it is "
+               "Django's 404 page",
+               "",
                [](const Call& c) {
-                 // The walk's pages asked so far, told by their offsets (each once); the collection as it
-                 // is at that moment: the first `visible` records.
-                 static std::mutex mutex;
-                 static std::set<std::uint64_t> offsets;
-                 std::uint64_t grown = 0;  // records appended so far, of the 10 held back
-                 {
-                   const std::lock_guard lock(mutex);
-                   // A deployment's first request (the first page, asked once before anything else) starts
-                   // its collection afresh: the variant keeps no state from a run against another one.
-                   if (c.request.method == "GET" && path_of(c.request) == "/edw/api/entities-images/" &&
-                       c.params.empty() && c.nth == 1)
-                     offsets.clear();
-                   if (const auto offset = walk_offset(c)) offsets.insert(*offset);
-                   grown = std::min<std::uint64_t>(offsets.size() > 5 ? offsets.size() - 5 : 0, 10);
-                 }
-                 HttpResponse r = c.answer();
-                 if (path_of(c.request) != "/edw/api/entities-images/" ||
-                     common::first_value(c.params, "entity") != nullptr)
-                   return r;
-                 const std::uint64_t offset = number_param(c.params, "offset").value_or(0);
-                 const auto limit = number_param(c.params, "limit");
-                 const std::uint64_t length = limit && *limit > 0 ? *limit : 12;
-                 edit_page(r, [&](Json& p) {
-                   if (!p["results"].is_array() || !p["count"].is_number_unsigned()) return;
-                   const std::uint64_t whole = p["count"].get<std::uint64_t>();
-                   const std::uint64_t visible = whole - std::min<std::uint64_t>(whole, 10) + grown;
-                   const std::uint64_t keep = visible > offset ? visible - offset : 0;
-                   while (p["results"].size() > keep)
-                     p["results"].erase(p["results"].size() - 1);
-                   p["count"] = visible;
-                   if (offset + length >= visible) p["next"] = nullptr;
-                 });
+                 constexpr std::string_view kPrefix = "/backend";
+                 mock::HttpRequest inner = c.request;
+                 const std::string_view path = path_of(c.request);
+                 inner.target = path.starts_with(std::string(kPrefix) + "/")
+                                    ? c.request.target.substr(kPrefix.size())
+                                    : "/edw/api/no-such-route/";
+                 HttpResponse r = c.correct(inner);
+                 r.body = with_prefix_in_urls(r.body, kPrefix);
+                 if (const auto location = header_of(r, "Location"))
+                   set_header(r, "Location",
+                              location->starts_with("/") ? std::string(kPrefix) + *location
+                                                         : with_prefix_in_urls(*location, kPrefix));
                  return r;
-               }});
+               },
+               false,
+               "/backend"});
   v.push_back({"drf-max-limit-100",
                Kind::Tolerated,
                "",

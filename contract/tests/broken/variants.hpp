@@ -52,6 +52,11 @@ struct Variant {
   /// Header names on the wire in lower case, those the transport writes (Content-Length, …) too where the
   /// server lets a variant say so (the mutation harness's does; the mock's server writes its own).
   bool lower_case_names = false;
+  /// The path the deployment is mounted under (its base URL's path: "/backend"), empty at the root.
+  std::string_view base_path = {};
+  /// A header the suite must send to meet the fault ("Authorization: Bearer …"), empty for none: without it
+  /// the variant is a correct deployment.
+  std::string_view suite_header = {};
 };
 
 /// Every variant, broken ones first.
