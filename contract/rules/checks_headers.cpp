@@ -248,6 +248,41 @@ void options_ok(const CheckContext&, const HttpExchange& options, Findings& find
   findings.fail({"options_ok", "expected OPTIONS to answer 200, got " + got, options.url, "", std::nullopt});
 }
 
+/// A shared cache stores an answer to a request with credentials only when the answer says it may (RFC 9111
+/// §3.5: public, s-maxage or must-revalidate) and then hands one user's answer to the next: with the suite's
+/// credentials (--header or --header-from-env Authorization or Cookie), no answer may say so unless private
+/// or no-store overrules it. Without credentials there is nothing to judge.
+void authenticated_not_shared(const CheckContext&, const Page& page, Findings& findings) {
+  const HttpExchange& ex = page.exchange;
+  if (ex.status == 0) return;
+  const bool credentials = ex.request_header("Authorization") || ex.request_header("Cookie");
+  if (!credentials) {
+    findings.pass("authenticated_not_shared");
+    return;
+  }
+  std::string lets;  // the first directive that lets a shared cache store it
+  bool kept_private = false;
+  for (const auto element : detail::list_elements(detail::header_values(ex, "Cache-Control"))) {
+    const std::string_view name = element.substr(0, element.find('='));
+    if (common::iequals_ascii(name, "private") || common::iequals_ascii(name, "no-store"))
+      kept_private = true;
+    if (lets.empty() && (common::iequals_ascii(name, "public") || common::iequals_ascii(name, "s-maxage") ||
+                         common::iequals_ascii(name, "must-revalidate")))
+      lets = std::string(element);
+  }
+  if (lets.empty() || kept_private) {
+    findings.pass("authenticated_not_shared");
+    return;
+  }
+  findings.fail(
+      {"authenticated_not_shared",
+       "expected an answer to a request with credentials not to be stored by shared caches (private, "
+       "or none of public, s-maxage, must-revalidate), got Cache-Control: " +
+           joined(detail::header_values(ex, "Cache-Control")) + " (" + quote(lets) +
+           " lets a shared cache hand this answer to other users)",
+       ex.url, "", std::nullopt});
+}
+
 constexpr Rule kRules[] = {
     {"content_type_json", "headers", "Content-Type is application/json (parameters such as charset allowed)",
      "spec §4.1 (Response content type); reference §3.1, C9", EveryPage{content_type_json}},
@@ -256,6 +291,11 @@ constexpr Rule kRules[] = {
      EveryPage{allow_header, Reads::any_representation}},
     {"vary_accept", "headers", "Vary contains the token Accept",
      "spec §4.1 (Response headers); reference §3.1, C9", EveryPage{vary_accept, Reads::any_representation}},
+    {"authenticated_not_shared", "headers",
+     "with credentials sent, no answer lets a shared cache store it (public, s-maxage, must-revalidate "
+     "without "
+     "private)",
+     "RFC 9111 §3.5", EveryPage{authenticated_not_shared, Reads::any_representation}},
     {"head_matches_get", "headers",
      "HEAD answers with GET's status and headers (Content-Length too), no body",
      "spec §4.2; reference §3.3, M8", HeadExchange{head_matches_get}},

@@ -174,6 +174,14 @@ void status_ok(const CheckContext&, const Page& page, Findings& findings) {
       ex.status == 0 ? "no answer: " + detail::quote(ex.error) : "status " + std::to_string(ex.status);
   if (ex.status >= 300 && ex.status < 400)
     if (const auto location = ex.header("Location")) got += " to " + detail::quote(*location);
+  // Throttling is waited for and retried (Retry-After honoured, at most --max-retry-wait a wait): what stands
+  // is a throttle that outlasted the suite's budget, which is what the user can change.
+  if ((ex.status == 429 || ex.status == 503) && ex.attempts > 1)
+    got += " after " + std::to_string(ex.attempts) + " attempts (" + std::to_string(ex.attempts - 1) +
+           " retries, each after the Retry-After asked or a backoff): the deployment still " +
+           (ex.status == 429 ? "throttles" : "is unavailable") +
+           " when the suite's retries are spent (--retries; each wait at most 30 s; --rate sends fewer "
+           "requests)";
   findings.fail({"status_ok", "expected status 200, got " + got, ex.url, "", std::nullopt});
 }
 

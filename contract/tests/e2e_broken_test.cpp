@@ -28,7 +28,7 @@ void expect_failures(std::string_view name, std::string_view message_fragment,
   broken::e2e::Deployment deployment(*variant);
   const std::size_t concurrency = GENERATE(as<std::size_t>{}, 1, 2);
   const contract::RunReport report =
-      broken::e2e::run_full(broken::e2e::local_client(deployment.url()), concurrency);
+      broken::e2e::run_full(broken::e2e::client_for(*variant, deployment.url()), concurrency);
   INFO("variant " << name << ", concurrency " << concurrency << "\n" << broken::e2e::console(report));
   CHECK(report.fatal_error.empty());
   const std::set<std::string> expected(variant->fails.begin(), variant->fails.end());
@@ -247,12 +247,23 @@ TEST_CASE("filter_input: entity=abc lists every record", "[e2e][broken]") {
   expect_failures("entity-not-a-number-lists-everything", "got a 200 page of records of other entities");
 }
 
+// Cache-Control: public is right for anonymous answers; with the suite's credentials it lets a shared cache
+// hand one user's answer to the next (RFC 9111 §3.5).
+TEST_CASE("authenticated_not_shared: answers to requests with credentials a shared cache may keep",
+          "[e2e][broken]") {
+  expect_failures("authenticated-answers-kept-by-shared-caches", "lets a shared cache hand this answer");
+  broken::e2e::Deployment deployment(*broken::find_variant("authenticated-answers-kept-by-shared-caches"));
+  const contract::RunReport anonymous = broken::e2e::run_full(broken::e2e::local_client(deployment.url()), 2);
+  INFO(broken::e2e::console(anonymous));
+  CHECK(broken::e2e::failed_rules(anonymous).empty());
+}
+
 // Not a test: prints the first message of every failing rule per variant, for docs/broken-variants.md.
 TEST_CASE("print the messages of every broken variant", "[.docs]") {
   for (const broken::Variant& v : broken::all_variants()) {
     if (v.kind != broken::Kind::Broken) continue;
     broken::e2e::Deployment deployment(v);
-    const contract::RunReport report = broken::e2e::run_full(broken::e2e::local_client(deployment.url()), 2);
+    const contract::RunReport report = broken::e2e::run_full(broken::e2e::client_for(v, deployment.url()), 2);
     std::cout << "## " << v.name << "\n";
     for (const auto& outcome : report.rules)
       if (outcome.failed())

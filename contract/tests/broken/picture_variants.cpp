@@ -215,6 +215,21 @@ std::vector<Variant> follow_up_variants() {
                  if (r.status == 200) r.headers.emplace_back("ETag", "\"v1\"");
                  return r;
                }});
+  v.push_back({"authenticated-answers-kept-by-shared-caches",
+               Kind::Broken,
+               "authenticated_not_shared",
+               {"authenticated_not_shared"},
+               "every answer says Cache-Control: public, max-age=600, also to a request with credentials "
+               "(right for anonymous answers: without credentials the suite passes it)",
+               "",
+               [](const Call& c) {
+                 HttpResponse r = c.answer();
+                 set_header(r, "Cache-Control", "public, max-age=600");
+                 return r;
+               },
+               false,
+               "",
+               "Authorization: Bearer not-a-token-the-mock-knows"});
   return v;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // What the mutant classes share: a mutant made from a position and a mutation, page edits as mutations,
-// a draw among choices. The classes are split over mutant_classes.cpp (answers of the plain plan) and
-// side_classes.cpp (the quick plan's sides).
+// a draw among choices. The classes are split over mutant_classes.cpp (answers of the plain plan),
+// side_classes.cpp (the quick plan's sides) and client_classes.cpp (what a client does past the list).
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,5 +33,12 @@ std::vector<Maker> proxy_class();
 std::vector<Maker> shared_cache_class();
 std::vector<Maker> compression_class();
 std::vector<Maker> head_close_class();
+
+// The classes of what a client does past the list (client_classes.cpp).
+std::vector<Maker> picture_class();
+std::vector<Maker> detail_class();
+std::vector<Maker> validator_class();
+std::vector<Maker> redirect_class();
+std::vector<Maker> filter_input_class();
 
 }  // namespace entimg::mutants::detail

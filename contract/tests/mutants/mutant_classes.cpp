@@ -779,6 +779,11 @@ const std::vector<Class>& classes() {
       {"shared-caches", detail::shared_cache_class()},
       {"compression", detail::compression_class()},
       {"head-close", detail::head_close_class()},
+      {"pictures", detail::picture_class()},
+      {"detail", detail::detail_class()},
+      {"validators", detail::validator_class()},
+      {"redirects", detail::redirect_class()},
+      {"filter-input", detail::filter_input_class()},
   };
   return all;
 }
