@@ -148,7 +148,7 @@ std::unique_ptr<Mock> make_mock(const nlohmann::json& o) {
     dataset = make_churn_dataset(std::move(dataset), churn[0], churn[1], options.seed);
   }
   auto mock = std::make_unique<Mock>();
-  mock->dataset = std::make_shared<LiveDataset>(dataset, std::nullopt);
+  mock->dataset = std::make_shared<LiveDataset>(dataset, std::nullopt, kMaxFileBytes, options.upload_bytes);
   std::optional<User> user;
   if (o.contains("user"))
     user = User{o.at("user").at(0).get<std::string>(), o.at("user").at(1).get<std::string>()};
