@@ -16,9 +16,13 @@
    too, against the same run on the mock's own pages (a proxy in front of the mock serves them).
 And issue 36's: the POSTs' time with --admin against without (in 1.); count: ordinary GETs while a 501-filter
 count runs over and over, against the GETs alone; files: --dataset /dev/zero and a FIFO refused, and SIGTERM
-during a long load, against the program's --version.
+during a long load, against the program's --version; and the npm package's (--npm-app DIR, an app folder with it
+installed): uploads: 5,000 x 1 MiB uploads through createMock().fetch; npx: the npx server's answer to an
+endless chunked POST and a 100 MiB Content-Length, a fresh client among 50 header floods and under wrk -c1000,
+each beside the native front's in the same run, and npx --dataset /dev/zero against npx --version.
 
-Usage: bench/bounds.py --mock PATH --contract PATH [--only journal|count|files|monitor|churn|params|gzip]...
+Usage: bench/bounds.py --mock PATH --contract PATH [--npm-app DIR]
+                       [--only journal|count|files|monitor|churn|params|gzip|uploads|npx]...
 Prints one line per figure; exit 0 (a measurement), 2 when a program does not start.
 """
 
@@ -460,16 +464,158 @@ def gzip_bomb(args):
           f"({every_peak / cap:.2f} x 64 MiB), {every_s:.1f} s, exit {every_rc}")
 
 
+def npm_package(args):
+    return os.path.join(args.npm_app, "node_modules", "entities-images-mock")
+
+
+def npx_command(args):
+    return ["node", os.path.join(npm_package(args), "bin", "entities-images-mock.js")]
+
+
+def uploads(args):
+    """5,000 x 1 MiB uploads through createMock().fetch with the default uploadBytes (issue 36: WebAssembly memory
+    250 MB -> 2 GiB by upload 2,000, then Django's bare 500 at upload 2,043)."""
+    run = subprocess.run(["node", os.path.join(os.path.dirname(__file__), "npm_uploads.mjs"), npm_package(args), "5000",
+                          str(MIB)], capture_output=True, text=True, timeout=900)
+    if run.returncode != 0:
+        sys.exit(f"bench: npm_uploads.mjs failed: {run.stderr[-2000:]}")
+    r = json.loads(run.stdout)
+    refused = r["refused"] or {}
+    answers = ", ".join(f"{n} answered {status}" for status, n in sorted(r["statuses"].items()))
+    print(f"uploads: 5,000 x 1 MiB through createMock().fetch in {r['seconds']:.1f} s: {answers}; the first refused "
+          f"(upload {refused.get('at')}): {refused.get('status')} {refused.get('body', '')[:150]!r}")
+    print(f"uploads: WebAssembly memory at the end {r['memoryBytes'] / MIB:.0f} MiB, Node's peak RSS "
+          f"{r['maxRssKib'] / 1024:.0f} MiB, {r['count']} records listed (target: bounded, each refusal a clear "
+          f"answer; issue 36: 2 GiB, a bare 500 at upload 2,043)")
+
+
+def time_to_refusal(port, head, chunked):
+    """Milliseconds until the answer to `head` comes (sending endless chunks meanwhile when `chunked`), and its
+    status (0: none within 5 s)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    stop = threading.Event()
+
+    def send():
+        chunk = b"10000\r\n" + b"x" * 0x10000 + b"\r\n"
+        try:
+            while not stop.is_set():
+                sock.sendall(chunk)
+        except OSError:
+            pass
+
+    started = time.perf_counter()
+    sock.sendall(head)
+    sender = threading.Thread(target=send) if chunked else None
+    if sender:
+        sender.start()
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            got = sock.recv(4096)
+            if not got:
+                break
+            data += got
+    except OSError:
+        pass
+    seconds = time.perf_counter() - started
+    stop.set()
+    if sender:
+        sender.join()
+    sock.close()
+    status = int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.") else 0
+    return status, seconds * 1000
+
+
+def fresh_probes(port, count, gap, timeout=5):
+    """A fresh client's GETs, one connection each, `gap` s apart: the latency of each answered one (ms), errors."""
+    times, errors = [], 0
+    for _ in range(count):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        try:
+            status, _, seconds = request(connection, "GET", "/edw/api/entities-images/?limit=1")
+            if status == 200:
+                times.append(seconds * 1000)
+            else:
+                errors += 1
+        except OSError:
+            errors += 1
+        connection.close()
+        time.sleep(gap)
+    return times, errors
+
+
+def header_flood(port, stop):
+    """Connects, sends a 1.6 MB head (header lines of 1,000 bytes), reads what comes until the close, again."""
+    head = b"GET /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\n" + (b"X-Flood: " + b"f" * 989 + b"\r\n") * 1600
+    while not stop.is_set():
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(head)
+            while sock.recv(65536):
+                pass
+        except OSError:
+            pass
+        finally:
+            sock.close()
+
+
+def npx(args):
+    """npx's front against the native one, each the same probes (issue 36, item 6): an endless chunked POST and a
+    100 MiB Content-Length (before: never answered, and read whole); a fresh client's GETs while 50 connections
+    loop 1.6 MB header floods (before: p50 543 ms) and while wrk holds 1,000 connections (before: 1 of 11
+    answered); --dataset /dev/zero (before: 5.9 GB in 20 s)."""
+    chunked_head = (b"POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                    b"Transfer-Encoding: chunked\r\n\r\n")
+    announced_head = (b"POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                      b"Content-Length: 104857600\r\n\r\n")
+    for label, argv in (("native", [args.mock]), ("npx", npx_command(args))):
+        process, port = start(argv + ["--port", "0", "--quiet", "--records", "1000"], label)
+        chunked = time_to_refusal(port, chunked_head, True)
+        announced = time_to_refusal(port, announced_head, False)
+        print(f"npx: {label}: an endless chunked POST answered {chunked[0]} in {chunked[1]:.1f} ms; a 100 MiB "
+              f"Content-Length (head only) answered {announced[0]} in {announced[1]:.1f} ms (target: 413 at once; "
+              f"issue 36, npx: never answered, and read whole)")
+        alone, _ = fresh_probes(port, 40, 0.05)
+        stop = threading.Event()
+        flooders = [threading.Thread(target=header_flood, args=(port, stop)) for _ in range(50)]
+        for flooder in flooders:
+            flooder.start()
+        time.sleep(1)
+        flooded, errors = fresh_probes(port, 40, 0.05)
+        stop.set()
+        for flooder in flooders:
+            flooder.join()
+        print(f"npx: {label}: a fresh client's GET while 50 connections loop 1.6 MB header floods: p50 "
+              f"{statistics.median(flooded) if flooded else float('nan'):.1f} ms, max {max(flooded, default=0):.1f} ms, "
+              f"{errors} of 40 unanswered; alone p50 {statistics.median(alone):.1f} ms (issue 36, npx: p50 543 ms)")
+        wrk = subprocess.Popen(["wrk", "-t2", "-c1000", "-d8s", f"http://127.0.0.1:{port}/edw/api/entities-images/"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1.5)
+        answered, errors = fresh_probes(port, 11, 0.4)
+        wrk.wait()
+        print(f"npx: {label}: {len(answered)} of 11 fresh GETs answered within 5 s while wrk -c1000 runs (p50 "
+              f"{statistics.median(answered) if answered else float('nan'):.0f} ms; issue 36, npx: 1 of 11)")
+        rss = status_kib(process.pid, "VmHWM")
+        print(f"npx: {label}: peak RSS {mib(rss)}")
+        stop_all()
+    reference = statistics.median(refusal_time(npx_command(args) + ["--version"])[0] for _ in range(5))
+    for label, path in (("/dev/zero", "/dev/zero"),):
+        seconds, code, line = refusal_time(npx_command(args) + ["--port", "0", "--dataset", path])
+        print(f"npx: --dataset {label} refused in {seconds * 1000:.1f} ms, exit {code} ({line}); npx --version "
+              f"{reference * 1000:.1f} ms (ratio {seconds / reference:.2f}; target: under 1 s; issue 36: 5.9 GB in 20 s)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mock", required=True)
     parser.add_argument("--contract", required=True)
     parser.add_argument("--only", action="append",
-                        choices=["journal", "count", "files", "monitor", "churn", "params", "gzip"])
+                        choices=["journal", "count", "files", "monitor", "churn", "params", "gzip", "uploads", "npx"])
+    parser.add_argument("--npm-app", help="an app folder with entities-images-mock installed (uploads, npx)")
     args = parser.parse_args()
     try:
         for name, function in (("journal", journal), ("count", count_filters), ("files", files), ("monitor", monitor),
-                               ("churn", churn), ("params", params), ("gzip", gzip_bomb)):
+                               ("churn", churn), ("params", params), ("gzip", gzip_bomb), ("uploads", uploads), ("npx", npx)):
             if not args.only or name in args.only:
                 function(args)
     finally:

@@ -121,10 +121,11 @@ constexpr const char* kDatasetNote = "dataset.txt";
 }  // namespace
 
 LiveDataset::LiveDataset(std::shared_ptr<const Dataset> base, std::optional<fs::path> state_dir,
-                         std::uint64_t max_file_bytes)
+                         std::uint64_t max_file_bytes, std::uint64_t upload_bytes)
     : base_(std::move(base)),
       state_dir_(std::move(state_dir)),
       max_file_bytes_(max_file_bytes),
+      upload_bytes_(upload_bytes),
       uuid_rng_(std::random_device{}()) {
   last_id_ = base_->max_id();
   if (state_dir_) load_state();
@@ -146,6 +147,7 @@ std::size_t LiveDataset::reset() {
     }
     for (const std::string& file : files)
       memory_files_.erase(file);
+    if (!state_dir_) memory_bytes_ = 0;  // in memory every upload is this run's
     last_id_ = start_last_id_;
     ++generation_;
   }
@@ -254,11 +256,23 @@ void LiveDataset::load_state() {
   log_size_ = good_end;
 }
 
+std::uint64_t LiveDataset::upload_cost(const NewUpload& upload) {
+  return upload.bytes.size() + upload.original_filename.size() + upload.stored_name.size() + 1024;
+}
+
 Record LiveDataset::add(NewUpload upload) {
   // One writer at a time (ids and log lines must go in order); readers are held up only for the insert.
   const std::lock_guard writing(write_mutex_);
   if (broken_)
     throw StateError("the state directory could not be repaired after a failed write; restart the mock");
+  // In memory, uploads are bounded as the journal is (issue 36: in WebAssembly they filled its 2 GiB,
+  // then every request failed); on disk (--state) they are not held in memory.
+  const std::uint64_t cost = upload_cost(upload);
+  if (!state_dir_ && memory_bytes_ + cost > upload_bytes_)
+    throw UploadsFull("the mock keeps at most " + std::to_string(upload_bytes_) +
+                      " bytes of uploads in memory (--upload-bytes; uploadBytes in the npm package), " +
+                      std::to_string(memory_bytes_) + " taken: this upload (" + std::to_string(cost) +
+                      ") does not fit. POST /__mock/reset (--admin) removes the uploads.");
   Record r;
   r.id = last_id_ + 1;
   const std::string uuid = uuid4(uuid_rng_);
@@ -285,6 +299,7 @@ Record LiveDataset::add(NewUpload upload) {
   } else {
     const std::unique_lock lock(mutex_);
     memory_files_.emplace(r.file, std::move(upload.bytes));
+    memory_bytes_ += cost;
   }
   const std::unique_lock lock(mutex_);
   last_id_ = r.id;

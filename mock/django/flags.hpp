@@ -95,8 +95,19 @@ struct Flag {
 /// The flags `npx entities-images-mock` reads itself (mock/npm/bin/entities-images-mock.js): Node's server
 /// where the native front's would be. Every other row is a createMock() option (npm) or says why npx
 /// refuses it (npm_absent); mock/tests/cli_test.cpp holds the table to that.
-inline constexpr std::array<std::string_view, 8> kNpxFront = {
-    "--host", "--port", "--max-body", "--quiet", "--log-json", "--config", "--version", "-h,--help"};
+inline constexpr std::array<std::string_view, 13> kNpxFront = {"--host",
+                                                               "--port",
+                                                               "--max-file-bytes",
+                                                               "--max-body",
+                                                               "--max-head",
+                                                               "--head-timeout",
+                                                               "--keep-alive-timeout",
+                                                               "--max-connections",
+                                                               "--quiet",
+                                                               "--log-json",
+                                                               "--config",
+                                                               "--version",
+                                                               "-h,--help"};
 
 inline constexpr std::string_view kServing = "Serving";
 inline constexpr std::string_view kLimits = "Limits (as nginx and gunicorn bound requests)";
@@ -193,8 +204,20 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .kind = FlagKind::text,
      .field = at<&Options::state>,
      .what = "a directory"},
+    {.name = "--upload-bytes",
+     .npm = "uploadBytes",
+     .type_name = "BYTES",
+     .help = "keep at most this many bytes of uploads in memory (each its file, its\n"
+             "names and 1 KiB); an upload beyond them gets 507 (--state: on disk,\n"
+             "not bounded)",
+     .group = kServing,
+     .kind = FlagKind::whole,
+     .field = at<&Options::upload_bytes>,
+     .low = 1,
+     .high = std::uint64_t{1} << 40,
+     .what = "a size in bytes",
+     .shows_default = true},
     {.name = "--max-file-bytes",
-     .npm_absent = "the package is handed its dataset's text: it reads no file itself",
      .type_name = "BYTES",
      .help = "read a --dataset file, a snapshot's and --state's files only when\n"
              "each is a regular file of at most this size: a FIFO, a device such\n"
@@ -253,7 +276,6 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a whole number",
      .shows_default = true},
     {.name = "--max-head",
-     .npm_absent = "Node's HTTP parser bounds requests itself",
      .type_name = "BYTES",
      .help = "answer a longer request head (line and headers) 431",
      .group = kLimits,
@@ -275,7 +297,6 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a size in bytes",
      .shows_default = true},
     {.name = "--head-timeout",
-     .npm_absent = "Node's server times requests itself",
      .type_name = "MS",
      .help = "answer 408 and close when a head is not whole this long after its\n"
              "first byte, or a body pauses as long; a connection that sends nothing\n"
@@ -288,7 +309,6 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "milliseconds",
      .shows_default = true},
     {.name = "--keep-alive-timeout",
-     .npm_absent = "Node's server times connections itself",
      .type_name = "MS",
      .help = "close a keep-alive connection idle this long",
      .group = kLimits,
@@ -310,7 +330,6 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "milliseconds",
      .shows_default = true},
     {.name = "--max-connections",
-     .npm_absent = "Node's server takes connections itself",
      .type_name = "N",
      .help = "at this many open connections, close the one idle longest for a new\n"
              "one (as nginx); answer 503 and close when none is idle (at most the\n"

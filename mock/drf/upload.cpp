@@ -128,6 +128,8 @@ HttpResponse store(LiveDataset& dataset, const ViewRequest& request, const Valid
   } catch (const StateError& error) {
     return detail_error(500, std::string("entities-images-mock could not store the upload: ") + error.what(),
                         indent);
+  } catch (const UploadsFull& full) {
+    return detail_error(507, full.what(), indent);  // WebDAV's Insufficient Storage: no room, said so
   }
   std::string body;
   JsonWriter w(body, indent);

@@ -19,7 +19,7 @@ std::shared_ptr<LiveDataset> load(const Options& o) {
       o.dataset ? load_dataset_file(*o.dataset, o.max_file_bytes) : make_generated_dataset(o.records, o.seed);
   if (o.churn_inserts > 0 || o.churn_deletes > 0)
     dataset = make_churn_dataset(std::move(dataset), o.churn_inserts, o.churn_deletes, o.seed);
-  auto live = std::make_shared<LiveDataset>(dataset, o.state, o.max_file_bytes);
+  auto live = std::make_shared<LiveDataset>(dataset, o.state, o.max_file_bytes, o.upload_bytes);
   // Each line not served, and why: a crash's cut line, or one the mock did not write.
   for (const std::string& reason : live->dropped_reasons())
     std::cerr << "entities-images-mock: dropped " << reason << "\n";

@@ -65,6 +65,8 @@ std::string_view reason_phrase(int status) {
       return "Service Unavailable";
     case 505:
       return "HTTP Version Not Supported";
+    case 507:
+      return "Insufficient Storage";
     default:
       return "Unknown Status Code";
   }

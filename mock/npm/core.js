@@ -43,7 +43,8 @@ export class Core {
       onLog: (line) => onLog?.(line),
     });
     const options = utf8.encode(optionsJson);
-    core.module.HEAPU8.set(options, core.#input(options.length));
+    const at = core.#input(options.length);  // first: it may grow memory, detaching the old HEAPU8
+    core.module.HEAPU8.set(options, at);
     const reply = core.#reply(core.module._mock_create(options.length));
     core.id = Number(latin1Text(reply.subarray(1)));
     return core;
@@ -67,7 +68,7 @@ export class Core {
     let size = 4 * 5 + request.body.length + 8 * request.headers.length;
     for (const t of texts) size += t.length;
     const at = this.#input(size);
-    const heap = this.module.HEAPU8;
+    const heap = this.module.HEAPU8;  // after #input, which may grow memory (issue 36)
     const view = new DataView(heap.buffer);
     let to = at;
     const put = (text) => {

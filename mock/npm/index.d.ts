@@ -17,6 +17,9 @@ export interface MockOptions {
   dataset?: DatasetRecord[] | string;
   /** The user HTTP Basic authenticates (uploads): "NAME:PASSWORD" or { name, password }. */
   user?: string | { name: string; password: string };
+  /** --upload-bytes: the uploads kept in memory, at most this many bytes (default 256 MiB; each its file, its
+   *  names and 1 KiB); one more is answered 507 naming it. POST /__mock/reset (admin) removes them. */
+  uploadBytes?: number;
   /** Allowed origins for CORS, or "*". */
   cors?: string | string[];
   /** Every answer waits ms, plus 0..jitter (seeded): 300, "300:200" or { ms: 300, jitter: 200 }. */

@@ -105,6 +105,25 @@ TEST_CASE("uploads are listed in the service's order: by order, then after the d
   CHECK(live.find_by_file(early.file)->id == early.id);
 }
 
+// Issue 36: in the npm package uploads filled WebAssembly's 2 GiB, then every request failed with a bare 500.
+TEST_CASE("uploads in memory stop at --upload-bytes, say so, and are taken again after a reset", "[upload]") {
+  const std::string kib(1024, 'x');
+  const std::uint64_t each = LiveDataset::upload_cost(upload(0, 1, kib));
+  CHECK(each == 1024 + 5 + 5 + 1024);  // the file, its names ("A.jpg", "a.jpg") and 1 KiB for its record
+  LiveDataset live(make_generated_dataset(5, 1), std::nullopt, kMaxFileBytes, 3 * each);
+  const std::int64_t entity = live.find_by_id(ids(live)[0])->entity;
+  for (int i = 0; i < 3; ++i)
+    live.add(upload(0, entity, kib));
+  CHECK_THROWS_WITH(
+      live.add(upload(0, entity, kib)),
+      Catch::Contains("at most " + std::to_string(3 * each) +
+                      " bytes of uploads in memory (--upload-bytes; uploadBytes in the npm package)"));
+  CHECK(live.created_count() == 3);
+  CHECK(live.reset() == 3);
+  live.add(upload(0, entity, kib));
+  CHECK(live.created_count() == 1);
+}
+
 TEST_CASE("a state directory: records survive a reopen, and a cut line and a foreign dataset are handled",
           "[upload]") {
   const auto dir =

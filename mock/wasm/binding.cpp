@@ -148,7 +148,7 @@ std::unique_ptr<Mock> make_mock(const nlohmann::json& o) {
     dataset = make_churn_dataset(std::move(dataset), churn[0], churn[1], options.seed);
   }
   auto mock = std::make_unique<Mock>();
-  mock->dataset = std::make_shared<LiveDataset>(dataset, std::nullopt);
+  mock->dataset = std::make_shared<LiveDataset>(dataset, std::nullopt, kMaxFileBytes, options.upload_bytes);
   std::optional<User> user;
   if (o.contains("user"))
     user = User{o.at("user").at(0).get<std::string>(), o.at("user").at(1).get<std::string>()};
@@ -204,8 +204,25 @@ constexpr std::array<std::string_view, 12> kKindNames{"whole", "share",   "statu
                                                       "text",  "origins", "flag",   "log",
                                                       "user",  "churn",   "config", "help"};
 
+// The whole-number flags npx's own front reads (kNpxFront: --port, --max-body, --head-timeout, ...): flag,
+// value, help, range and default, by which the npx front checks and shows them.
+nlohmann::json front_rows() {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const detail::Flag& flag : detail::kFlags) {
+    if (flag.kind != detail::FlagKind::whole ||
+        std::find(detail::kNpxFront.begin(), detail::kNpxFront.end(), flag.name) == detail::kNpxFront.end())
+      continue;
+    nlohmann::json row = {{"flag", flag.name}, {"type", flag.type_name}, {"help", flag.help},
+                          {"what", flag.what}, {"low", flag.low},        {"high", std::to_string(flag.high)}};
+    if (const auto value = default_of(flag); !value.is_null()) row["default"] = value;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 // The rows the npm mock takes, as JSON: what options.js checks createMock()'s options and the npx flags by
-// ("high" as digits: a seed's 2^64-1 is no JavaScript number); and the flags npx refuses, with the reason.
+// ("high" as digits: a seed's 2^64-1 is no JavaScript number); the flags npx's front reads; and the flags
+// npx refuses, with the reason.
 std::string flag_table() {
   nlohmann::json rows = nlohmann::json::array();
   nlohmann::ordered_json native_only = nlohmann::ordered_json::object();  // in the table's order
@@ -226,7 +243,8 @@ std::string flag_table() {
     }
     rows.push_back(std::move(row));
   }
-  return R"({"options":)" + rows.dump() + R"(,"nativeOnly":)" + native_only.dump() + "}";
+  return R"({"options":)" + rows.dump() + R"(,"front":)" + front_rows().dump() + R"(,"nativeOnly":)" +
+         native_only.dump() + "}";
 }
 
 Mock* find(int id) {
@@ -338,8 +356,9 @@ EMSCRIPTEN_KEEPALIVE void mock_finished(int id, std::uint32_t ticket, int status
 }
 
 /// "O" + the flag rows the npm mock takes, as a JSON object: "options", an array (name, flag, type, help,
-/// what, kind, low, high, default, choices), by which the package's options.js checks options; "nativeOnly",
-/// the flags npx refuses and why (read once, when the package is built).
+/// what, kind, low, high, default, choices), by which the package's options.js checks options; "front", the
+/// whole-number flags of npx's own front (flag, type, help, what, low, high, default); "nativeOnly", the
+/// flags npx refuses and why (read once, when the package is built).
 EMSCRIPTEN_KEEPALIVE const char* mock_flags() {
   try {
     return reply("O" + flag_table());

@@ -19,8 +19,10 @@ const at = core._mock_flags();
 const size = new DataView(core.HEAPU8.buffer).getUint32(at, true);
 const reply = new TextDecoder().decode(core.HEAPU8.subarray(at + 4, at + 4 + size));
 if (!reply.startsWith("O")) throw new Error(`mock_flags: ${reply.slice(1)}`);
-const { options, nativeOnly } = JSON.parse(reply.slice(1));
+const { options, front, nativeOnly } = JSON.parse(reply.slice(1));
 writeFileSync(output, `// Generated from the core's flag table (mock/django/flags.hpp) by mock/wasm/flag_table.mjs.\n` +
                       `export default ${JSON.stringify(options, null, 1)};\n` +
+                      `// The whole-number flags npx's own front reads (kNpxFront), with their ranges and defaults.\n` +
+                      `export const FRONT = ${JSON.stringify(front, null, 1)};\n` +
                       `// The native mock's flags npx refuses, and why.\n` +
                       `export const NATIVE_ONLY = ${JSON.stringify(nativeOnly, null, 1)};\n`);

@@ -1,28 +1,65 @@
 #!/usr/bin/env node
 // npx entities-images-mock: the mock's WebAssembly core behind Node's http server, with the native
 // mock's flags where they apply (docs/npm.md says which do not).
-import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { closeSync, fstatSync, openSync, constants as fsConstants, readFileSync, readSync } from "node:fs";
 import { answerHeaders, createMock, OPTIONS } from "../index.js";
-// Flags of the native mock this server has no use for, with the reason shown when one is given: rows of the
-// native mock's flag table (mock/django/flags.hpp, npm_absent).
-import { NATIVE_ONLY } from "../core/flags.js";
+import { createFront } from "./node_front.js";
+// Flags of the native mock this server has no use for, with the reason shown when one is given, and the
+// whole-number flags of this front (--port, --max-body, --head-timeout, ...) with their help, ranges and
+// defaults: rows of the native mock's flag table (mock/django/flags.hpp, npm_absent and kNpxFront).
+import { FRONT as FRONT_ROWS, NATIVE_ONLY } from "../core/flags.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const camel = (flag) => flag.slice(2).replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+const WHOLE = new Map(FRONT_ROWS.map((r) => [camel(r.flag), r]));
+const shown = (r) => r.help.replace(/\s+/g, " ") + (r.default === undefined ? "" : ` (default ${r.default})`);
 // The flags Node's server here reads itself (kNpxFront in mock/django/flags.hpp).
 const FRONT = [
   ["host", "--host", "ADDR", "address to listen on (default 127.0.0.1)"],
-  ["port", "--port", "N", "port (default 8000; 0 picks a free one)"],
-  ["maxBody", "--max-body", "BYTES", "a larger request body gets nginx's 413 (default 10 MiB)"],
+  ...FRONT_ROWS.map((r) => [camel(r.flag), r.flag, r.type, shown(r)]),
   ["quiet", "--quiet", "", "no request log (default: one line a request on stderr)"],
   ["logJson", "--log-json", "", "the request log as JSON lines"],
-  ["config", "--config", "FILE", "the flags as a JSON object ({\"port\": 8000, \"cors\": [\"http://localhost:3000\"]}); flags override it"],
+  ["config", "--config", "FILE", "the flags as a JSON object ({\"port\": 8000, \"cors\": [\"http://localhost:3000\"]}); flags override it (a regular file of at most 1 MiB)"],
 ];
 const ALL = [...FRONT, ...OPTIONS];
 
 function usage() {
   const lines = ALL.map(([, flag, kind, help]) => `  ${(flag + (kind ? " " + kind : "")).padEnd(28)} ${help}`);
   return `Usage: entities-images-mock [flags]\n\nThe Entity Images Listing Service mock (django-edw on DRF), its C++ core as WebAssembly behind Node's http.\n\n${lines.join("\n")}\n  --help                       this text\n  --version                    the version\n\nNot here (the native mock's only): ${Object.keys(NATIVE_ONLY).join(", ")}.\n`;
+}
+
+const MAX_CONFIG_BYTES = 1 << 20;  // kMaxConfigBytes (mock/django/flags.hpp)
+
+class FileRefused extends Error {}
+
+function kindOf(stat) {
+  return stat.isDirectory() ? "a directory" : stat.isFIFO() ? "a FIFO" : stat.isCharacterDevice() ? "a character device"
+    : stat.isBlockDevice() ? "a block device" : stat.isSocket() ? "a socket" : "not a file";
+}
+
+// A regular file of at most maxBytes, as the native mock reads its files (common::read_bounded_file): opened
+// without blocking (a FIFO with no writer), refused unless regular (/dev/zero never ends), refused above the
+// limit before a byte is read, and read on only to the limit should it grow meanwhile.
+function readBounded(file, maxBytes) {
+  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new FileRefused(`${file}: not a regular file (${kindOf(stat)})`), { kind: kindOf(stat) });
+    const over = (size) => Object.assign(new FileRefused(`${file}: ${size} bytes, over the limit of ${maxBytes}`), { size });
+    if (stat.size > maxBytes) throw over(stat.size);
+    let bytes = Buffer.alloc(stat.size);
+    let have = 0;
+    for (;;) {
+      if (have === bytes.length) bytes = Buffer.concat([bytes, Buffer.alloc(65536)]);
+      const got = readSync(fd, bytes, have, bytes.length - have, null);
+      if (got === 0) break;
+      have += got;
+      if (have > maxBytes) throw over(have);
+    }
+    return bytes.subarray(0, have).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function fail(message) {
@@ -55,8 +92,11 @@ function parse(argv) {
   if (given.config) {
     let config;
     try {
-      config = JSON.parse(readFileSync(given.config, "utf8"));
+      config = JSON.parse(readBounded(given.config, MAX_CONFIG_BYTES));
     } catch (e) {
+      if (e instanceof FileRefused && e.kind) fail(`option --config needs a regular file, got '${given.config}' (${e.kind})`);
+      if (e instanceof FileRefused && e.size !== undefined)
+        fail(`option --config needs a file of at most ${MAX_CONFIG_BYTES} bytes, got '${given.config}' (${e.size} bytes)`);
       fail(`--config ${given.config}: ${e.message}`);
     }
     for (const [key, value] of Object.entries(config)) {
@@ -77,15 +117,30 @@ if (given.version) {
   process.stdout.write(`entities-images-mock ${pkg.version} (WebAssembly)\n`);
   process.exit(0);
 }
-const { host = "127.0.0.1", port = "8000", maxBody = String(10 * 1024 * 1024), quiet, logJson, config, ...options } = given;
-if (!/^\d+$/.test(String(port)) || Number(port) > 65535) fail(`option --port needs a port number from 0 to 65535, got '${port}'`);
-if (!/^\d+$/.test(String(maxBody))) fail(`option --max-body needs a whole number of bytes, got '${maxBody}'`);
+// A stop signal ends it at once, also while it loads (the core's parse of a dataset ends first).
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(0));
+
+// A whole number of a front flag's row, checked as the native flag is: "option --max-body needs a size in
+// bytes from 1 to 1099511627776, got 'x'".
+function whole(name, value) {
+  const r = WHOLE.get(name);
+  const text = String(value ?? r.default);
+  if (!/^\d{1,20}$/.test(text) || BigInt(text) < BigInt(r.low) || BigInt(text) > BigInt(r.high))
+    fail(`option ${r.flag} needs ${r.what} from ${r.low} to ${r.high}, got '${value}'`);
+  return Number(text);
+}
+const { host = "127.0.0.1", quiet, logJson, config, ...rest } = given;
+const limits = {};
+for (const name of WHOLE.keys()) limits[name] = whole(name, rest[name]);
+const options = Object.fromEntries(Object.entries(rest).filter(([name]) => !WHOLE.has(name)));
 void config;
 if (options.dataset !== undefined) {
   try {
-    options.dataset = readFileSync(options.dataset, "utf8");
+    options.dataset = readBounded(options.dataset, limits.maxFileBytes);
   } catch (e) {
-    process.stderr.write(`entities-images-mock: error: ${given.dataset}: cannot open the dataset file (${e.code ?? e.message})\n`);
+    const why = e instanceof FileRefused ? e.message + (e.size !== undefined ? " (--max-file-bytes)" : "")
+      : `${given.dataset}: cannot be opened (${e.code ?? e.message})`;
+    process.stderr.write(`entities-images-mock: error: ${why}\n`);
     process.exit(1);
   }
 }
@@ -102,20 +157,10 @@ try {
   process.exit(1);
 }
 
-const server = createServer({ keepAliveTimeout: 75_000 }, (req, res) => {
-  const chunks = [];
-  let size = 0, over = false;
-  req.on("data", (chunk) => {
-    size += chunk.length;
-    if (size > Number(maxBody)) over = true;
-    else chunks.push(chunk);
-  });
-  req.on("end", () => answer(req, res, over ? null : Buffer.concat(chunks)).catch((e) => {
-    process.stderr.write(`entities-images-mock: error answering ${req.method} ${req.url}: ${e.message}\n`);
-    res.destroy();
-  }));
-});
-
+const server = createFront(limits, (req, res, body) => answer(req, res, body).catch((e) => {
+  process.stderr.write(`entities-images-mock: error answering ${req.method} ${req.url}: ${e.message}\n`);
+  res.destroy();
+}), () => mock.failure(413).then((refused) => ({ ...refused, headers: [...refused.headers] })));
 function send(res, method, answer, slowBps) {
   // Node writes its own Date, and header text as latin-1, as the core's bytes are.
   const headers = answerHeaders(answer).filter(([name]) => name !== "Date").flat();
@@ -137,11 +182,6 @@ function send(res, method, answer, slowBps) {
 async function answer(req, res, body) {
   const address = server.address();
   const authority = `${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
-  if (body === null) {
-    const refused = await mock.failure(413);
-    refused.headers.push(["Connection", "close"]);
-    return send(res, req.method, refused, 0);
-  }
   const headers = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
   const planned = await mock.planRaw({ method: req.method, target: req.url, authority, headers, body });
@@ -154,17 +194,11 @@ async function answer(req, res, body) {
 }
 
 server.on("error", (e) => {
-  process.stderr.write(`entities-images-mock: error: cannot listen on ${host}:${port}: ${e.message}\n`);
+  process.stderr.write(`entities-images-mock: error: cannot listen on ${host}:${limits.port}: ${e.message}\n`);
   process.exit(1);
 });
-server.listen(Number(port), host, async () => {
+server.listen(limits.port, host, async () => {
   const a = server.address();
   const url = `http://${a.family === "IPv6" ? `[${a.address}]` : a.address}:${a.port}`;
   process.stdout.write(`listening on ${url}\nserving ${await mock.describe()} at ${url}/edw/api/entities-images/\n`);
 });
-for (const signal of ["SIGINT", "SIGTERM"])
-  process.on(signal, () => {
-    server.close();
-    server.closeAllConnections?.();
-    process.exit(0);
-  });

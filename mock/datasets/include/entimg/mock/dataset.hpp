@@ -85,6 +85,9 @@ class DatasetError : public std::runtime_error {
 /// The largest file the mock reads by default (--max-file-bytes): a dataset, a snapshot's files, a --state
 /// directory's. 1 GiB: ten times the real collection's records.jsonl.
 inline constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 30;
+/// The bytes of uploads a LiveDataset keeps in memory by default (--upload-bytes): well inside
+/// WebAssembly's 2 GiB, where the npm package keeps them.
+inline constexpr std::uint64_t kUploadBytes = std::uint64_t{256} << 20;
 
 /// Loads a JSON Lines file (one record per line), a JSON array of records, or a snapshot directory
 /// (its records.jsonl, once common::open_snapshot has found the snapshot complete and intact). `image`

@@ -29,6 +29,13 @@ class StateError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An upload kept in memory would take the uploads past their byte budget (--upload-bytes): what() says
+/// so, naming the flag, for the 507 the upload is answered.
+class UploadsFull : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// What one accepted upload adds; the store picks the id and the filer path.
 struct NewUpload {
   std::string stored_name;  ///< filer's valid file name ("my_photo_1.jpeg")
@@ -43,14 +50,18 @@ struct NewUpload {
 class LiveDataset final : public Dataset {
  public:
   /// Over `base`; with `state_dir`, records created by earlier runs are loaded from it (created if
-  /// missing). Its files are read only when they are regular files of at most max_file_bytes. Throws
-  /// StateError saying why a directory cannot be used.
+  /// missing). Its files are read only when they are regular files of at most max_file_bytes. Without
+  /// one, uploads are kept in memory up to upload_bytes (each counted by upload_cost). Throws StateError
+  /// saying why a directory cannot be used.
   LiveDataset(std::shared_ptr<const Dataset> base, std::optional<std::filesystem::path> state_dir,
-              std::uint64_t max_file_bytes = kMaxFileBytes);
+              std::uint64_t max_file_bytes = kMaxFileBytes, std::uint64_t upload_bytes = kUploadBytes);
 
   /// Stores the upload as a new record (the next id, a fresh uuid4 path) and returns it; with a state
-  /// directory the record is on disk first. Thread-safe. Throws StateError if it cannot be stored.
+  /// directory the record is on disk first. Thread-safe. Throws StateError if it cannot be stored, and
+  /// UploadsFull (in memory) when it would take the uploads past upload_bytes.
   Record add(NewUpload upload);
+  /// What an upload counts against upload_bytes: its file, its names, and 1 KiB for its record.
+  static std::uint64_t upload_cost(const NewUpload& upload);
   /// The bytes uploaded for a created record's `file`; nullopt for the base dataset's files.
   std::optional<std::string> uploaded_bytes(std::string_view file) const;
   /// Whether some record refers to this entity (the entities the service knows).
@@ -107,6 +118,8 @@ class LiveDataset final : public Dataset {
   mutable std::mutex entity_rank_mutex_;
   mutable std::map<std::pair<std::int64_t, std::int64_t>, std::uint64_t> entity_rank_;
   std::unordered_map<std::string, std::string> memory_files_;  // file -> bytes, without a state dir
+  std::uint64_t upload_bytes_;      // the budget of the uploads in memory (--upload-bytes)
+  std::uint64_t memory_bytes_ = 0;  // their upload_cost, summed; under write_mutex_
   std::int64_t last_id_ = 0;
   std::int64_t start_last_id_ = 0;  // the records up to it were there at start
   std::uint64_t start_log_size_ = 0;

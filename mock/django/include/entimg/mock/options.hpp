@@ -71,6 +71,8 @@ struct Options : ServerOptions {
   std::optional<std::filesystem::path> state;  ///< --state DIR: uploads kept on disk
   /// --max-file-bytes: the largest dataset, snapshot or --state file read (each a regular file)
   std::uint64_t max_file_bytes = kMaxFileBytes;
+  /// --upload-bytes: the uploads kept in memory (without --state), each its file, names and 1 KiB
+  std::uint64_t upload_bytes = kUploadBytes;
   std::uint32_t churn_inserts = 0;  ///< --churn INSERTS:DELETES a minute: a live collection
   std::uint32_t churn_deletes = 0;
   std::optional<std::filesystem::path> config;  ///< --config FILE; flags on the command line win
