@@ -1,0 +1,63 @@
+#include "bulk_lane.hpp"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace entimg::mock::detail {
+
+BulkLane::BulkLane(std::size_t threads) {
+  for (std::size_t i = 0; i < threads; ++i)
+    threads_.emplace_back([this] { work(); });
+}
+
+BulkLane::~BulkLane() {
+  stop();
+}
+
+void BulkLane::run(std::function<void()> job) {
+  if (threads_.empty()) return job();
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    jobs_.push_back(std::move(job));
+  }
+  cv_.notify_one();
+}
+
+void BulkLane::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+    jobs_.clear();
+  }
+  cv_.notify_all();
+  for (auto& thread : threads_)
+    if (thread.joinable()) thread.join();
+}
+
+void BulkLane::work() {
+  // Niced (Linux gives each thread its own): on a machine whose cores the bulk lane keeps busy, a worker
+  // answering a cheap request still gets a core at once.
+  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (stopping_) return;
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    job();
+  }
+}
+
+std::size_t bulk_thread_count() {
+  return std::max(1u, std::thread::hardware_concurrency() / 2);
+}
+
+}  // namespace entimg::mock::detail
