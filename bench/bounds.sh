@@ -5,8 +5,10 @@
 # and (issue 36) the suite's peak RSS on a 58 KB gzip page of 20 million values.
 # Uses the release build (build it first: cmake --workflow --preset release, or the two targets); run it under
 # the build lock, as every bench: /work/bin/buildlock bash bench/bounds.sh. About 2 minutes.
-# Issue 36's: journalled POSTs against plain ones, GETs during a 501-filter count, files refused at once.
-# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params|gzip]... [--mock PATH] [--contract PATH]
+# Issue 36's: journalled POSTs against plain ones, GETs during a 501-filter count, files refused at once, and
+# (bulk) a fresh GET while four ?limit=300000&format=api pages are built, native and npx (the npm package from
+# build/wasm's tarball, installed into a temporary app folder; no npx line without a tarball).
+# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params|gzip|bulk]... [--mock PATH] [--contract PATH]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 MOCK=$root/build/release/mock/entities-images-mock
@@ -17,7 +19,7 @@ while (($#)); do
     --mock) MOCK=${2:?}; shift ;;
     --contract) CONTRACT=${2:?}; shift ;;
     --only) extra+=(--only "${2:?}"); shift ;;
-    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "usage: bench/bounds.sh [--only NAME]... [--mock PATH] [--contract PATH]" >&2; exit 2 ;;
   esac
   shift
@@ -29,4 +31,9 @@ for program in "${programs[@]}"; do
   [[ -x $program ]] || { echo "bench: no $program (cmake --build --preset release)" >&2; exit 2; }
 done
 echo "mock $MOCK; contract $CONTRACT; $(nproc) cores"
-exec /usr/bin/python3 "$root/bench/bounds.py" --mock "$MOCK" --contract "$CONTRACT" "${extra[@]}"
+if [[ ${#extra[@]} -eq 0 || " ${extra[*]} " == *" bulk "* ]] && ls "$root"/build/wasm/entities-images-mock-*.tgz >/dev/null 2>&1; then
+  app=$(mktemp -d /tmp/entimg-bounds-app.XXXXXX)
+  trap 'rm -rf "$app"' EXIT
+  bash "$root/mock/tests/npm/install_package.sh" "$root/build/wasm" "$app" >/dev/null && extra+=(--npx-app "$app")
+fi
+/usr/bin/python3 "$root/bench/bounds.py" --mock "$MOCK" --contract "$CONTRACT" "${extra[@]}"
