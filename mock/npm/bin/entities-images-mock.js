@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { answerHeaders, createMock, OPTIONS } from "../index.js";
+import { bulkLane } from "./bulk-lane.js";
 // Flags of the native mock this server has no use for, with the reason shown when one is given: rows of the
 // native mock's flag table (mock/django/flags.hpp, npm_absent).
 import { NATIVE_ONLY } from "../core/flags.js";
@@ -102,6 +103,8 @@ try {
   process.exit(1);
 }
 
+const bulk = bulkLane(options, options.onLog);
+
 const server = createServer({ keepAliveTimeout: 75_000 }, (req, res) => {
   const chunks = [];
   let size = 0, over = false;
@@ -144,6 +147,8 @@ async function answer(req, res, body) {
   }
   const headers = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
+  if (bulk?.wants(req.method, req.url, headers))
+    return send(res, req.method, await bulk.answer({ method: req.method, target: req.url, authority, headers, body }), 0);
   const planned = await mock.planRaw({ method: req.method, target: req.url, authority, headers, body });
   if (planned.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
   if (planned.drop) {
