@@ -468,12 +468,13 @@ def gzip_bomb(args):
 def huge_pages_and_probes(port, target, pages, pid, deadline_s=180):
     """`pages` concurrent GETs of `target` (bodies read and dropped), and meanwhile a fresh GET (a new
     connection each) every 100 ms until they are done: (probe ms list, page seconds list, peak RSS KiB)."""
-    done, seconds, peak = [], [], [0]
+    done, seconds, peak, sent = [], [], [0], threading.Semaphore(0)
 
     def fetch():
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=deadline_s)
         started = time.perf_counter()
         connection.request("GET", target)
+        sent.release()
         answer = connection.getresponse()
         while answer.read(1 << 20):
             pass
@@ -484,7 +485,9 @@ def huge_pages_and_probes(port, target, pages, pid, deadline_s=180):
     fetchers = [threading.Thread(target=fetch, daemon=True) for _ in range(pages)]
     for fetcher in fetchers:
         fetcher.start()
-    time.sleep(0.2)
+    for _ in fetchers:
+        sent.acquire()
+    time.sleep(0.2)  # each request sent and taken up
     probes = []
     stop_at = time.monotonic() + deadline_s
     while len(done) < pages and time.monotonic() < stop_at:
