@@ -334,7 +334,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .what = "a size in bytes",
      .shows_default = true},
     {.name = "--bulk-records",
-     .npm_absent = "one thread: Node answers requests in turn",
+     .npm_absent = "npx answers pages of more than 1,000 records in a worker thread of its own",
      .type_name = "N",
      .help = "a GET whose page asks for more records than this (?limit=) is computed\n"
              "on the bulk lane (one thread for two cores, niced), never on the\n"
