@@ -337,7 +337,7 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .npm_absent = "npx answers pages of more than 1,000 records in a worker thread of its own",
      .type_name = "N",
      .help = "a GET whose page asks for more records than this (?limit=) is computed\n"
-             "on the bulk lane (one thread for two cores, niced), never on the\n"
+             "on the bulk lane (one thread for two cores), never on the\n"
              "workers, so cheap requests are answered while it is built; 0: off",
      .group = kLimits,
      .kind = FlagKind::whole,

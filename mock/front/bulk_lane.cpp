@@ -1,9 +1,5 @@
 #include "bulk_lane.hpp"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <utility>
 
@@ -40,9 +36,6 @@ void BulkLane::stop() {
 }
 
 void BulkLane::work() {
-  // Niced (Linux gives each thread its own): on a machine whose cores the bulk lane keeps busy, a worker
-  // answering a cheap request still gets a core at once.
-  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
   for (;;) {
     std::function<void()> job;
     {

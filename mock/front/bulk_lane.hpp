@@ -1,7 +1,9 @@
 #pragma once
 // Where answers too big for a worker are computed (issue 36: four ?limit=300000&format=api pages took every
-// worker, and an ordinary GET waited 22 s): a few threads of their own, at a lower priority, taking jobs in
-// turn, so the workers stay free for cheap requests. docs/mock.md, "Connections".
+// worker, and an ordinary GET waited 22 s): a few threads of their own, taking jobs in turn, so the workers
+// stay free for cheap requests. Not niced: a nice value counts against every process on the machine, so on
+// a busy one even a small bulk answer (?limit= above 1000 on a 250-record collection) would wait behind
+// others' work. docs/mock.md, "Connections".
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
