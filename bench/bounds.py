@@ -21,8 +21,12 @@ installed): uploads: 5,000 x 1 MiB uploads through createMock().fetch; npx: the 
 endless chunked POST and a 100 MiB Content-Length, a fresh client among 50 header floods and under wrk -c1000,
 each beside the native front's in the same run, and npx --dataset /dev/zero against npx --version.
 
-Usage: bench/bounds.py --mock PATH --contract PATH [--npm-app DIR]
-                       [--only journal|count|files|monitor|churn|params|gzip|uploads|npx]...
+6. bulk (issue 36): a fresh GET every 100 ms while four ?limit=300000&format=api pages are built, natively with
+   the bulk lane, without it (--bulk-records 0, the old front) and through npx (--npx-app), against fresh GETs
+   alone.
+
+Usage: bench/bounds.py --mock PATH --contract PATH [--npm-app DIR] [--npx-app DIR]
+                       [--only journal|count|files|monitor|churn|params|gzip|bulk|uploads|npx]...
 Prints one line per figure; exit 0 (a measurement), 2 when a program does not start.
 """
 
@@ -605,17 +609,92 @@ def npx(args):
               f"{reference * 1000:.1f} ms (ratio {seconds / reference:.2f}; target: under 1 s; issue 36: 5.9 GB in 20 s)")
 
 
+def huge_pages_and_probes(port, target, pages, pid, deadline_s=180):
+    """`pages` concurrent GETs of `target` (bodies read and dropped), and meanwhile a fresh GET (a new
+    connection each) every 100 ms until they are done: (probe ms list, page seconds list, peak RSS KiB)."""
+    done, seconds, peak, sent = [], [], [0], threading.Semaphore(0)
+
+    def fetch():
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=deadline_s)
+        started = time.perf_counter()
+        connection.request("GET", target)
+        sent.release()
+        answer = connection.getresponse()
+        while answer.read(1 << 20):
+            pass
+        seconds.append(time.perf_counter() - started)
+        connection.close()
+        done.append(1)
+
+    fetchers = [threading.Thread(target=fetch, daemon=True) for _ in range(pages)]
+    for fetcher in fetchers:
+        fetcher.start()
+    for _ in fetchers:
+        sent.acquire()
+    time.sleep(0.2)  # each request sent and taken up
+    probes = []
+    stop_at = time.monotonic() + deadline_s
+    while len(done) < pages and time.monotonic() < stop_at:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=deadline_s)
+        _, _, took = request(connection, "GET", "/edw/api/entities-images/?limit=1")
+        connection.close()
+        probes.append(took * 1000)
+        peak[0] = max(peak[0], status_kib(pid, "VmRSS"))
+        time.sleep(0.1)
+    for fetcher in fetchers:
+        fetcher.join(max(0.0, stop_at - time.monotonic()))
+    return probes, seconds, peak[0]
+
+
+def fresh_get_times(port, count=20):
+    times = []
+    for _ in range(count):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        times.append(request(connection, "GET", "/edw/api/entities-images/?limit=1")[2] * 1000)
+        connection.close()
+    return times
+
+
+def bulk(args):
+    """Four concurrent ?limit=300000&format=api pages of the default collection (issue 36: an ordinary GET
+    waited 22.0 s, peak 1.8 GB): a fresh GET every 100 ms while they are built, natively with the bulk lane
+    (the default --bulk-records) and without it (--bulk-records 0, the old front: the reference), and through
+    npx (--npx-app); against the same fresh GETs with nothing else under way."""
+    target = "/edw/api/entities-images/?format=api&limit=300000"
+    fronts = [("native", [args.mock, "--port", "0", "--quiet", "--memo-bytes", "0"], 4),
+              ("native, --bulk-records 0 (the old front)",
+               [args.mock, "--port", "0", "--quiet", "--memo-bytes", "0", "--bulk-records", "0"], 4)]
+    if args.npx_app:
+        fronts.append(("npx", ["node", os.path.join(args.npx_app, "node_modules/entities-images-mock/bin/entities-images-mock.js"),
+                               "--port", "0", "--quiet"], 4))
+    for label, argv, pages in fronts:
+        process, port = start(argv, label)
+        fresh_get_times(port, 5)  # warm
+        quiet = fresh_get_times(port)
+        probes, seconds, peak = huge_pages_and_probes(port, target, pages, process.pid)
+        stop_all()
+        worst = max(probes) if probes else float("nan")
+        within = sum(1 for p in probes if p <= 100)
+        print(f"bulk: a fresh GET during {pages} concurrent ?limit=300000&format=api pages, {label}: p50 "
+              f"{statistics.median(probes):.1f} ms, max {worst:.1f} ms ({within} of {len(probes)} within 100 ms); "
+              f"alone p50 {statistics.median(quiet):.1f} ms; the pages took {max(seconds, default=0):.1f} s, RSS "
+              f"peak {mib(peak)} (target: max <= 100 ms): {'PASS' if worst <= 100 else 'MISS'}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mock", required=True)
     parser.add_argument("--contract", required=True)
     parser.add_argument("--only", action="append",
-                        choices=["journal", "count", "files", "monitor", "churn", "params", "gzip", "uploads", "npx"])
+                        choices=["journal", "count", "files", "monitor", "churn", "params", "gzip", "bulk", "uploads",
+                                 "npx"])
     parser.add_argument("--npm-app", help="an app folder with entities-images-mock installed (uploads, npx)")
+    parser.add_argument("--npx-app", help="an app folder with the npm package installed (bulk's npx line)")
     args = parser.parse_args()
     try:
         for name, function in (("journal", journal), ("count", count_filters), ("files", files), ("monitor", monitor),
-                               ("churn", churn), ("params", params), ("gzip", gzip_bomb), ("uploads", uploads), ("npx", npx)):
+                               ("churn", churn), ("params", params), ("gzip", gzip_bomb), ("bulk", bulk),
+                               ("uploads", uploads), ("npx", npx)):
             if not args.only or name in args.only:
                 function(args)
     finally:

@@ -5,10 +5,11 @@
 # and (issue 36) the suite's peak RSS on a 58 KB gzip page of 20 million values.
 # Uses the release build (build it first: cmake --workflow --preset release, or the two targets); run it under
 # the build lock, as every bench: /work/bin/buildlock bash bench/bounds.sh. About 2 minutes.
-# Issue 36's: journalled POSTs against plain ones, GETs during a 501-filter count, files refused at once; and the
-# npm package's (build/wasm's tarball, installed into a temp folder): uploads through createMock().fetch, the npx
-# server's limits beside the native front's (--only uploads, --only npx; not under the build lock: they take no build).
-# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params|gzip|uploads|npx]... [--mock PATH]
+# Issue 36's: journalled POSTs against plain ones, GETs during a 501-filter count, files refused at once, (bulk) a
+# fresh GET while four ?limit=300000&format=api pages are built, native and npx; and the npm package's (build/wasm's
+# tarball, installed into a temporary app folder; no npx line without a tarball): uploads through
+# createMock().fetch, the npx server's limits beside the native front's (--only uploads, --only npx).
+# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params|gzip|bulk|uploads|npx]... [--mock PATH]
 #                        [--contract PATH]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +21,7 @@ while (($#)); do
     --mock) MOCK=${2:?}; shift ;;
     --contract) CONTRACT=${2:?}; shift ;;
     --only) extra+=(--only "${2:?}"); shift ;;
-    -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "usage: bench/bounds.sh [--only NAME]... [--mock PATH] [--contract PATH]" >&2; exit 2 ;;
   esac
   shift
@@ -31,14 +32,15 @@ programs=("$MOCK")
 for program in "${programs[@]}"; do
   [[ -x $program ]] || { echo "bench: no $program (cmake --build --preset release)" >&2; exit 2; }
 done
-# The npm package's lines need it installed as an app installs it.
-if [[ ${#extra[@]} -eq 0 || " ${extra[*]} " == *" uploads "* || " ${extra[*]} " == *" npx "* ]]; then
+# The npm package's lines need it installed as an app installs it (bulk: its npx line only when there is one).
+wants() { [[ ${#extra[@]} -eq 0 || " ${extra[*]} " == *" $1 "* ]]; }
+if wants uploads || wants npx || { wants bulk && ls "$root"/build/wasm/entities-images-mock-*.tgz >/dev/null 2>&1; }; then
   app=$(mktemp -d /tmp/entimg-bounds-npm.XXXXXX)
   trap 'rm -rf "$app"' EXIT
   bash "$root/mock/tests/npm/install_package.sh" "$root/build/wasm" "$app" >"$app.log" 2>&1 ||
     { echo "bench: installing build/wasm's tarball failed (cmake --workflow --preset wasm): $(tail -n 5 "$app.log")" >&2; exit 2; }
   rm -f "$app.log"
-  extra+=(--npm-app "$app")
+  extra+=(--npm-app "$app" --npx-app "$app")
 fi
 echo "mock $MOCK; contract $CONTRACT; $(nproc) cores"
 /usr/bin/python3 "$root/bench/bounds.py" --mock "$MOCK" --contract "$CONTRACT" "${extra[@]}"

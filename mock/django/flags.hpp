@@ -352,6 +352,18 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .high = std::uint64_t{1} << 32,
      .what = "a size in bytes",
      .shows_default = true},
+    {.name = "--bulk-records",
+     .npm_absent = "npx answers pages of more than 1,000 records in a worker thread of its own",
+     .type_name = "N",
+     .help = "a GET whose page asks for more records than this (?limit=) is computed\n"
+             "on the bulk lane (one thread for two cores), never on the\n"
+             "workers, so cheap requests are answered while it is built; 0: off",
+     .group = kLimits,
+     .kind = FlagKind::whole,
+     .field = at<&Options::bulk_records>,
+     .high = kMaxRecords,
+     .what = "a whole number",
+     .shows_default = true},
 
     // Latency and faults (docs/mock.md, "Latency, faults, CORS, log")
     {.name = "--latency",

@@ -69,7 +69,10 @@ std::optional<std::string> request_host(const HttpRequest& request) {
 
 // Django's escape_uri_path: quote(path, safe="/:@&+$,-_.!~*'()").
 std::string escape_uri_path(std::string_view path) {
-  return common::quote(path, "/:@&+$,-_.!~*'()");
+  static constexpr common::PercentSafe kSafe = common::quote_safe("/:@&+$,-_.!~*'()");  // built once
+  std::string out;
+  common::append_quote(out, path, kSafe);
+  return out;
 }
 
 // Django's request.path: the decoded path, with each byte that is not part of well-formed UTF-8
@@ -158,7 +161,12 @@ detail::ViewRequest view_request(const HttpRequest& request, const std::string& 
   view.path = escape_uri_path(path);
   view.request_path = repercent_broken_utf8(path);
   // get_full_path(): the query through iri_to_uri, which quotes what a URI may not hold.
-  view.full_path = query.empty() ? view.path : view.path + "?" + common::quote(query, "/#%[]=:;$&()+,!?*@'~");
+  static constexpr common::PercentSafe kIriSafe = common::quote_safe("/#%[]=:;$&()+,!?*@'~");
+  view.full_path = view.path;
+  if (!query.empty()) {
+    view.full_path += '?';
+    common::append_quote(view.full_path, query, kIriSafe);
+  }
   view.url.origin_and_path = view.origin + view.path;
   view.url.params = common::parse_query(query);
   return view;

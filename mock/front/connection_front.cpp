@@ -27,7 +27,10 @@
 #include <utility>
 #include <vector>
 
+#include "bulk_lane.hpp"
 #include "entimg/common/ascii.hpp"
+#include "entimg/common/url.hpp"
+#include "pagination.hpp"
 
 namespace entimg::mock::detail {
 
@@ -62,8 +65,9 @@ struct Conn {
   bool wake = false;         // something happened while it was busy: serve it again before letting go
   std::uint32_t missed = 0;  // the epoll events that came meanwhile
   bool closed = false;
-  TimePoint deadline = kNever;   // when it must be looked at again
-  TimePoint scheduled = kNever;  // the timer entry that stands for it
+  std::optional<HttpResponse> computed;  // the bulk lane's answer to `pending`, once it is made
+  TimePoint deadline = kNever;           // when it must be looked at again
+  TimePoint scheduled = kNever;          // the timer entry that stands for it
 
   // Owned by the worker that holds `busy`.
   TimePoint next_deadline = kNever;
@@ -83,8 +87,9 @@ struct Conn {
   bool close_after = false;
   bool lingering = false;
   TimePoint linger_until{}, linger_end{};
-  // A request waiting out its delay.
+  // A request waiting out its delay, or (computing) for the bulk lane's answer.
   std::optional<HttpRequest> pending;
+  bool computing = false;
   Plan pending_plan;
   int pending_minor = 1;
   bool pending_keep_alive = true;
@@ -157,6 +162,8 @@ struct ConnectionFront::State {
   std::mutex ready_mutex;
   std::deque<std::uint64_t> ready;  // connections claimed by the timer, for a worker to serve
 
+  std::optional<BulkLane> bulk;  // pages of more than --bulk-records records; from run() on
+
   std::mutex timer_mutex;
   std::condition_variable timer_cv;
   std::priority_queue<TimerEntry, std::vector<TimerEntry>, std::greater<>> timers;
@@ -213,6 +220,12 @@ struct ConnectionFront::State {
   void close_conn(Conn& c);
   void answer(Conn& c, HttpRequest& request, const Plan& plan, int minor, bool keep_alive,
               TimePoint admitted);
+  void deliver(Conn& c, const HttpRequest& request, HttpResponse response, const Plan& plan, int minor,
+               bool keep_alive, TimePoint admitted);
+  bool bulky(const HttpRequest& request) const;
+  void to_bulk_lane(Conn& c, HttpRequest& request, const Plan& plan, int minor, bool keep_alive,
+                    TimePoint admitted);
+  void computed(const std::shared_ptr<Conn>& conn, HttpResponse response);
   void queue(Conn& c, HttpResponse response, const std::string& method, int minor, bool keep_alive,
              std::uint64_t trickle);
   void admit(Conn& c, ParsedRequest parsed);
@@ -540,12 +553,62 @@ void ConnectionFront::State::answer(Conn& c, HttpRequest& request, const Plan& p
     close_conn(c);
     return;
   }
-  HttpResponse response = handler.respond(request, plan);
+  if (bulky(request)) return to_bulk_lane(c, request, plan, minor, keep_alive, admitted);
+  deliver(c, request, handler.respond(request, plan), plan, minor, keep_alive, admitted);
+}
+
+void ConnectionFront::State::deliver(Conn& c, const HttpRequest& request, HttpResponse response,
+                                     const Plan& plan, int minor, bool keep_alive, TimePoint admitted) {
   const std::size_t bytes = request.method == "HEAD" ? 0 : response.body.size();
   const int status = response.status;
   queue(c, std::move(response), request.method, minor, keep_alive, plan.slow_body_bps / 10);
   handler.finished(request, status, bytes,
                    std::chrono::duration<double, std::milli>(Clock::now() - admitted).count());
+}
+
+// A GET or HEAD asking for more than --bulk-records records (DRF's limit, as the page will read it).
+bool ConnectionFront::State::bulky(const HttpRequest& request) const {
+  if (!bulk || options.bulk_records == 0 || (request.method != "GET" && request.method != "HEAD"))
+    return false;
+  const std::size_t query = request.target.find('?');
+  if (query == std::string::npos) return false;
+  const std::string_view rest = std::string_view(request.target).substr(query + 1);
+  return read_window(common::parse_query(rest.substr(0, rest.find('#')))).limit.saturated() >
+         options.bulk_records;
+}
+
+// The answer is made on the bulk lane; the connection waits for it as for a delay (holding no worker),
+// and a worker sends it once computed() hands it back.
+void ConnectionFront::State::to_bulk_lane(Conn& c, HttpRequest& request, const Plan& plan, int minor,
+                                          bool keep_alive, TimePoint admitted) {
+  std::shared_ptr<Conn> conn = find(c.id);
+  c.pending = request;
+  c.pending_plan = plan;
+  c.pending_minor = minor;
+  c.pending_keep_alive = keep_alive;
+  c.admitted_at = admitted;
+  c.computing = true;
+  bulk->run([this, conn = std::move(conn), job = std::move(request), plan] {
+    computed(conn, handler.respond(job, plan));
+  });
+}
+
+// On the bulk lane: the answer goes to its connection, which a worker then serves (as fire() hands over
+// a delay that is over). A connection closed meanwhile was journalled as dropped when it closed.
+void ConnectionFront::State::computed(const std::shared_ptr<Conn>& conn, HttpResponse response) {
+  if (!conn) return;
+  Conn& c = *conn;
+  {
+    const std::lock_guard lock(c.mutex);
+    if (c.closed) return;
+    c.computed = std::move(response);
+    if (c.busy) {
+      c.wake = true;
+      return;
+    }
+    c.busy = true;
+  }
+  make_ready(c.id);
 }
 
 void ConnectionFront::State::admit(Conn& c, ParsedRequest parsed) {
@@ -660,6 +723,22 @@ ConnectionFront::State::Turn ConnectionFront::State::begin_close(Conn& c, TimePo
 // A request admitted with a delay: answered when the delay is over.
 ConnectionFront::State::Turn ConnectionFront::State::answer_delayed(Conn& c, TimePoint& now) {
   if (!c.pending) return Turn::next_step;
+  if (c.computing) {  // on the bulk lane: nothing to do until computed() hands the answer back
+    std::optional<HttpResponse> response;
+    {
+      const std::lock_guard lock(c.mutex);
+      response.swap(c.computed);
+    }
+    if (!response) return c.next_deadline = kNever, Turn::stop;
+    c.computing = false;
+    HttpRequest request = std::move(*c.pending);
+    c.pending.reset();
+    deliver(c, request, std::move(*response), c.pending_plan, c.pending_minor, c.pending_keep_alive,
+            c.admitted_at);
+    if (c.closed) return Turn::stop;
+    now = Clock::now();
+    return Turn::again;
+  }
   // A delay ends at its time, or when the client shuts its side (it left, or it waits for the
   // answer of a half-closed request: either way there is nothing more to wait for).
   if (now < c.delay_until && !c.peer_eof && !c.hung_up) {
@@ -856,6 +935,7 @@ bool ConnectionFront::run() {
   State& s = *state_;
   if (s.listen_fd < 0) return false;
   std::thread timer([&s] { s.timer_loop(); });
+  s.bulk.emplace(s.options.bulk_records > 0 ? bulk_thread_count() : 0);
   std::vector<std::thread> workers;
   for (std::size_t i = 1; i < std::max<std::size_t>(1, s.options.threads); ++i)
     workers.emplace_back([&s] { s.worker(); });
@@ -868,7 +948,8 @@ bool ConnectionFront::run() {
   }
   s.timer_cv.notify_all();
   timer.join();
-  // Delays under way end without an answer; every connection is closed.
+  s.bulk->stop();  // an answer under way is finished first
+  // Delays and bulk answers under way end without an answer; every connection is closed.
   const std::lock_guard lock(s.registry_mutex);
   for (auto& [id, conn] : s.conns)
     close(conn->fd);

@@ -95,6 +95,11 @@ Negotiated negotiate(std::optional<std::string_view> format, std::optional<std::
     }
   }
   const std::string_view header = accept ? *accept : std::string_view("*/*");
+  if (trim(header) == "*/*") {  // what most clients send (or nothing): the first renderer, its own indent
+    result.renderer = renderers.front().renderer;
+    result.indent = result.renderer == Renderer::Json ? 0 : 4;
+    return result;
+  }
   std::array<std::vector<MediaType>, 4> groups;  // most specific first
   std::size_t start = 0;
   for (std::size_t i = 0; i <= header.size(); ++i) {

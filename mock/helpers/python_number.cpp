@@ -27,6 +27,7 @@ int digit_value(char32_t c) {
 
 std::u32string to_code_points(std::string_view s) {
   std::u32string out;
+  out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();)
     out.push_back(next_code_point(s, i));
   return out;
@@ -154,6 +155,9 @@ std::string_view strip_python_whitespace(std::string_view s) {
 }
 
 std::optional<PyInt> parse_python_int(std::string_view utf8) {
+  // Plain ASCII digits, what nearly every ?offset= and ?limit= is: the same value, without the code points.
+  if (!utf8.empty() && std::all_of(utf8.begin(), utf8.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return PyInt{false, BigUint::from_digits(utf8)};
   const std::u32string cp = to_code_points(strip_code_points(utf8, is_int_space));
   std::size_t pos = 0;
   PyInt result;

@@ -68,6 +68,10 @@ void put_text(std::string& out, std::string_view s) {
 }
 
 void put_response(std::string& out, const HttpResponse& r) {
+  std::size_t size = 64 + r.content_type.size() + r.body.size();
+  for (const auto& [name, value] : r.headers)
+    size += 8 + name.size() + value.size();
+  out.reserve(out.size() + size);  // one allocation at most, not the string's doublings
   put_u32(out, static_cast<std::uint32_t>(r.status));
   put_u32(out, r.without_content_length ? 1u : 0u);  // flags: bit 0, framed without Content-Length
   put_text(out, reason_phrase(r.status));
@@ -100,12 +104,24 @@ int next_mock = 1;
 std::string result;
 std::string input;
 
+// A result written in place: begin_reply() leaves room for the length, end_reply() fills it in. An answer's
+// body is copied once, into `result` (a page's 5 KB, or a huge page's megabytes, are not copied twice).
+std::string& begin_reply(char kind) {
+  result.assign(4, '\0');
+  result.push_back(kind);
+  return result;
+}
+
+const char* end_reply() {
+  const auto size = static_cast<std::uint32_t>(result.size() - 4);
+  std::memcpy(result.data(), &size, 4);
+  return result.data();
+}
+
 const char* reply(std::string_view bytes) {
   result.assign(4, '\0');
-  const auto size = static_cast<std::uint32_t>(bytes.size());
-  std::memcpy(result.data(), &size, 4);
   result.append(bytes);
-  return result.data();
+  return end_reply();
 }
 
 // A flag row's value in createMock()'s JSON (mock/npm/options.js checked it against the row): `value`
@@ -290,9 +306,8 @@ EMSCRIPTEN_KEEPALIVE void mock_close(int id) {
 
 /// "R" + the answer a failing deployment gives for `status` (nginx's 413 for a body over --max-body).
 EMSCRIPTEN_KEEPALIVE const char* mock_failure(int status) {
-  std::string out = "R";
-  put_response(out, failure_response(status));
-  return reply(out);
+  put_response(begin_reply('R'), failure_response(status));
+  return end_reply();
 }
 
 /// A request arrives: "A" + ticket, delay ms, drop, slow-body bytes/s (u32 each), then 1 and the answer
@@ -314,7 +329,7 @@ EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, std::size_t size) {
     }
     detail::Admission admission = mock.app->admit(p.request);
     const std::uint32_t ticket = mock.next_ticket++;
-    std::string out = "A";
+    std::string& out = begin_reply('A');
     put_u32(out, ticket);
     put_u32(out, static_cast<std::uint32_t>(admission.plan.delay.count()));
     put_u32(out, admission.plan.drop ? 1 : 0);
@@ -323,7 +338,7 @@ EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, std::size_t size) {
     if (admission.response) put_response(out, *admission.response);
     p.plan = std::move(admission.plan);
     mock.pending.emplace(ticket, std::move(p));
-    return reply(out);
+    return end_reply();
   } catch (const std::exception& e) {
     return failed(e);
   }
@@ -336,9 +351,9 @@ EMSCRIPTEN_KEEPALIVE const char* mock_respond(int id, std::uint32_t ticket) {
     Mock& mock = *find(id);
     const auto it = mock.pending.find(ticket);
     if (it == mock.pending.end()) throw std::runtime_error("no such request");
-    std::string out = "R";
-    put_response(out, mock.app->respond(it->second.request, it->second.plan));
-    return reply(out);
+    const HttpResponse response = mock.app->respond(it->second.request, it->second.plan);
+    put_response(begin_reply('R'), response);
+    return end_reply();
   } catch (const std::exception& e) {
     return failed(e);
   }

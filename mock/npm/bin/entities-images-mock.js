@@ -3,6 +3,7 @@
 // mock's flags where they apply (docs/npm.md says which do not).
 import { closeSync, fstatSync, openSync, constants as fsConstants, readFileSync, readSync } from "node:fs";
 import { answerHeaders, createMock, OPTIONS } from "../index.js";
+import { bulkLane } from "./bulk-lane.js";
 import { createFront } from "./node_front.js";
 // Flags of the native mock this server has no use for, with the reason shown when one is given, and the
 // whole-number flags of this front (--port, --max-body, --head-timeout, ...) with their help, ranges and
@@ -157,6 +158,8 @@ try {
   process.exit(1);
 }
 
+const bulk = bulkLane(options, options.onLog);
+
 const server = createFront(limits, (req, res, body) => answer(req, res, body).catch((e) => {
   process.stderr.write(`entities-images-mock: error answering ${req.method} ${req.url}: ${e.message}\n`);
   res.destroy();
@@ -184,6 +187,8 @@ async function answer(req, res, body) {
   const authority = `${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
   const headers = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
+  if (bulk?.wants(req.method, req.url, headers))
+    return send(res, req.method, await bulk.answer({ method: req.method, target: req.url, authority, headers, body }), 0);
   const planned = await mock.planRaw({ method: req.method, target: req.url, authority, headers, body });
   if (planned.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
   if (planned.drop) {

@@ -23,6 +23,9 @@ struct FrontOptions {
   std::string host = "127.0.0.1";
   int port = 8000;          ///< 0 picks a free port
   std::size_t threads = 0;  ///< workers that compute answers; 0: one per core, plus two
+  /// --bulk-records: a GET/HEAD whose ?limit= asks for more records is computed on the bulk lane (threads
+  /// of its own), so that a few huge pages cannot take every worker; 0 computes every answer on the workers.
+  std::uint64_t bulk_records = 1000;
   ConnectionLimits limits;  ///< sizes and timeouts of requests and connections (--max-body, ...)
 };
 
