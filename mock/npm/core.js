@@ -1,27 +1,10 @@
 // Loads the mock's WebAssembly core (its layers below front/, built by the wasm preset) and speaks its C ABI
 // (mock/wasm/binding.cpp): a request in as bytes, its plan and answer back as bytes. pako does the core's
-// deflate and gzip (mock/wasm/deflate_js.cpp). One instance a mock; the module is compiled once.
+// deflate and gzip (mock/wasm/deflate_js.cpp). One instance a mock; the module is compiled once (wasm.js).
 import pako from "pako";
 import createCore from "./core/core.mjs";
-import wasmBase64 from "./core/core-wasm.js";
+import { compileCore } from "./wasm.js";
 
-let compiled;
-
-function wasmBytes() {
-  if (typeof Buffer !== "undefined") return Buffer.from(wasmBase64, "base64");
-  const text = atob(wasmBase64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
-  return bytes;
-}
-
-/// The compiled module, shared by every mock of this process or page.
-export function compileCore() {
-  compiled ??= WebAssembly.compile(wasmBytes());
-  return compiled;
-}
-
-const utf8 = new TextEncoder();
 // Not TextDecoder("latin1"): the Encoding standard reads that label as windows-1252.
 const latin1Text = (bytes) => {
   let text = "";
@@ -30,8 +13,8 @@ const latin1Text = (bytes) => {
 };
 
 export class Core {
-  static async create(optionsJson, onLog) {
-    const module = await compileCore();
+  static async create(optionsJson, onLog, wasm) {
+    const module = await compileCore(wasm);
     const core = new Core();
     core.module = await createCore({
       instantiateWasm(imports, receive) {
@@ -42,7 +25,7 @@ export class Core {
       gzip: (input) => pako.gzip(input, { level: 6 }),
       onLog: (line) => onLog?.(line),
     });
-    const options = utf8.encode(optionsJson);
+    const options = new TextEncoder().encode(optionsJson);
     core.module.HEAPU8.set(options, core.#input(options.length));
     const reply = core.#reply(core.module._mock_create(options.length));
     core.id = Number(latin1Text(reply.subarray(1)));
