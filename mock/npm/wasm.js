@@ -1,6 +1,6 @@
 // Where the core's WebAssembly comes from (docs/npm.md#the-webassembly-file). By default core/core.wasm
-// beside this module, found with new URL(..., import.meta.url), the form Vite, webpack 5, esbuild and
-// Parcel ship as an asset file of its own; Node (and Jest, Vitest) read it from disk. The `wasm` option
+// beside this module, found with new URL(..., import.meta.url), the form Vite, webpack 5 and Parcel ship
+// as an asset file of its own; Node (and Jest, Vitest) read it from disk. The `wasm` option
 // gives it instead: a WebAssembly.Module, its bytes (entities-images-mock/inline-wasm, for a page or
 // runner that cannot fetch a file), or the URL of a copy.
 import { readFileUrl } from "./read-file.js";
