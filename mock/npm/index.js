@@ -100,17 +100,26 @@ async function fetchRequest(input, init) {
 // The plan of a Fetch Request: as planRaw, with response() making the Fetch Response. `prefix`: the path
 // handlers() answer under (prefix.js).
 async function plan(core, input, init, prefix = "") {
-  const request = await fetchRequest(input, init);
+  let request;
+  try {
+    request = await fetchRequest(input, init);
+  } catch (e) {
+    if (!e.unreadableUpload) throw e;
+    const refused = refusal(e.message);  // a file of the FormData whose bytes cannot be read
+    refused.response = () => fetchResponse(refused.answer(), "POST", 0);
+    return refused;
+  }
   const req = await coreRequest(request, prefix);
   const planned = await planRaw(core, req);
-  planned.response = () => {
-    const answer = prefix ? withPrefix(planned.answer(), prefix) : planned.answer();
-    const noBody = req.method === "HEAD" || NO_BODY.has(answer.status);
-    const bps = planned.slowBodyBps;
-    const body = noBody ? null : bps > 0 && answer.body.length > 0 ? trickle(answer.body, bps) : answer.body;
-    return new Response(body, { status: answer.status, statusText: answer.reason, headers: answerHeaders(answer) });
-  };
+  planned.response = () =>
+    fetchResponse(prefix ? withPrefix(planned.answer(), prefix) : planned.answer(), req.method, planned.slowBodyBps);
   return planned;
+}
+
+function fetchResponse(answer, method, bps) {
+  const noBody = method === "HEAD" || NO_BODY.has(answer.status);
+  const body = noBody ? null : bps > 0 && answer.body.length > 0 ? trickle(answer.body, bps) : answer.body;
+  return new Response(body, { status: answer.status, statusText: answer.reason, headers: answerHeaders(answer) });
 }
 
 /// Creates a mock. Options are the CLI's (records, seed, dataset, user, cors, latency, failRate, failStatus,

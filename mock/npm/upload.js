@@ -20,7 +20,8 @@ async function blobBytes(name, blob) {
       reader.readAsArrayBuffer(blob);
     });
   }
-  throw new TypeError(`entities-images-mock: cannot read the bytes of form field '${name}' (${tag(blob)}: no arrayBuffer(), no FileReader)`);
+  const error = new TypeError(`cannot read the bytes of form field '${name}' (${tag(blob)} without arrayBuffer(), and no FileReader)`);
+  throw Object.assign(error, { unreadableUpload: true });  // mock.fetch answers it with a 400
 }
 
 // The HTML standard's escaping of names in a multipart/form-data header.

@@ -93,3 +93,14 @@ test("the journal's body_sha256 is the body's SHA-256 (the WebAssembly build's o
     assert.equal(entries[i].body_sha256, createHash("sha256").update(body).digest("hex"), `a body of ${n} bytes`);
   }
 });
+
+test("an upload whose file's bytes cannot be read is a 400 saying so, not a stored picture", async () => {
+  const mock = createMock({ records: 5, user: "alice:s3cret" });
+  const file = { name: "a.png", type: "image/png", [Symbol.toStringTag]: "File" };  // no arrayBuffer(), no FileReader
+  const form = { entries: () => [["image", file], ["entity", "1"]][Symbol.iterator](), [Symbol.toStringTag]: "FormData" };
+  const response = await mock.fetch(LIST, { method: "POST", headers: { Authorization: AUTH }, body: form });
+  assert.equal(response.status, 400);
+  assert.match((await response.json()).detail, /^entities-images-mock: cannot read the bytes of form field 'image'/);
+  const listed = await (await mock.fetch(`${LIST}?limit=10`)).json();
+  assert.equal(listed.count, 5);
+});
