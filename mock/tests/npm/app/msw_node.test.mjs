@@ -1,7 +1,8 @@
 // What a frontend team's unit tests do with entities-images-mock/msw under msw/node (node --test; Vitest
 // runs the same code): the example client (examples/typescript/client.ts, compiled by tsc) walks every
 // page of a 3,000-record collection in order; an upload as the user is listed first; X-Mock-Fail gives a
-// 503; the latency option holds answers back; X-Mock-Drop is a network error.
+// 503; the latency option holds answers back; X-Mock-Drop is a network error; a file whose bytes cannot be
+// read is a 400.
 // Run in the app folder install_package.sh made; ENTIMG_TYPED_CLIENT names the folder of client.js.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
