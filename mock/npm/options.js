@@ -125,11 +125,11 @@ export function baseUrlParts(value) {
 const isWasm = (v) => ["[object WebAssembly.Module]", "[object ArrayBuffer]", "[object Promise]"].includes(
   Object.prototype.toString.call(v)) || ArrayBuffer.isView(v) || v instanceof URL || typeof v === "string";
 
-// The options of the JavaScript fronts, beside the flag table's rows: name, check (throws), help.
+// The options of the JavaScript fronts, beside the flag table's rows: name, check (throws). baseUrl is
+// handlers()' own (msw.js takes it out and checks it with baseUrlParts), so createMock() refuses it.
 const FRONT_OPTIONS = [
-  ["baseUrl", (v, handlers) => {
-    if (!handlers) throw new TypeError("option baseUrl is handlers()'s (the origin, and path, MSW answers); createMock().fetch answers any URL");
-    baseUrlParts(v);
+  ["baseUrl", () => {
+    throw new TypeError("option baseUrl is handlers()'s (the origin, and path, MSW answers); createMock().fetch answers any URL");
   }],
   ["log", (v) => {
     if (!["none", "text", "json"].includes(v)) throw new RangeError(`option log is 'none', 'text' or 'json', got ${show(v)}`);
@@ -147,8 +147,7 @@ const FRONT_OPTIONS = [
 export const OPTION_NAMES = [...OPTIONS.map((o) => o[0]), ...FRONT_OPTIONS.map((o) => o[0])];
 
 /// createMock()'s options as the core's JSON, keyed by the rows' names (a seed beyond 2^53 kept exact).
-/// `handlers`: called by handlers(), which takes baseUrl.
-export function coreOptions(options = {}, handlers = false) {
+export function coreOptions(options = {}) {
   if (options === null || typeof options !== "object" || Array.isArray(options))
     throw new TypeError("createMock() takes an object of options");
   const out = {};
@@ -157,7 +156,7 @@ export function coreOptions(options = {}, handlers = false) {
   for (const [name, value] of Object.entries(options)) {
     if (value === undefined) continue;
     if (front.has(name)) {
-      front.get(name)(value, handlers);
+      front.get(name)(value);
       continue;
     }
     const check = known.get(name);
