@@ -56,7 +56,9 @@ fi
 # npm tools used by the tests (ajv-cli: a second, independent JSON Schema validator; playwright-core: drives
 # Debian's Chromium in the browser tests; ctrf: the schema the suite's CTRF report is validated against;
 # json-schema-to-typescript and typescript: the schema's TypeScript types and the tsc checks; msw and pako: the
-# npm package's peer dependency and its deflate, installed next to it by its tests from npm's cache).
+# npm package's peer dependency and its deflate, installed next to it by its tests from npm's cache; esbuild:
+# the package's CommonJS entries at build time; jest, jest-environment-jsdom, jest-fixed-jsdom, vitest, jsdom, vite,
+# webpack and webpack-cli: the package's tests under the runners and bundlers frontend teams use).
 # Installed again whenever package-lock.json is newer than the install.
 if ! $tools_only && [ -f "$here/package.json" ] &&
    { [ ! -f "$here/node_modules/.package-lock.json" ] ||

@@ -1,25 +1,9 @@
 // Loads the mock's WebAssembly core (its layers below front/, built by the wasm preset) and speaks its C ABI
 // (mock/wasm/binding.cpp): a request in as bytes, its plan and answer back as bytes. pako does the core's
-// deflate and gzip (mock/wasm/deflate_js.cpp). One instance a mock; the module is compiled once.
+// deflate and gzip (mock/wasm/deflate_js.cpp). One instance a mock; the module is compiled once (wasm.js).
 import pako from "pako";
 import createCore from "./core/core.mjs";
-import wasmBase64 from "./core/core-wasm.js";
-
-let compiled;
-
-function wasmBytes() {
-  if (typeof Buffer !== "undefined") return Buffer.from(wasmBase64, "base64");
-  const text = atob(wasmBase64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; ++i) bytes[i] = text.charCodeAt(i);
-  return bytes;
-}
-
-/// The compiled module, shared by every mock of this process or page.
-export function compileCore() {
-  compiled ??= WebAssembly.compile(wasmBytes());
-  return compiled;
-}
+import { compileCore } from "./wasm.js";
 
 const utf8 = new TextEncoder();
 // Not TextDecoder("latin1"): the Encoding standard reads that label as windows-1252. ASCII text (nearly every
@@ -36,8 +20,8 @@ const latin1Text = (bytes) => {
 };
 
 export class Core {
-  static async create(optionsJson, onLog) {
-    const module = await compileCore();
+  static async create(optionsJson, onLog, wasm) {
+    const module = await compileCore(wasm);
     const core = new Core();
     core.module = await createCore({
       instantiateWasm(imports, receive) {

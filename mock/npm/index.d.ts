@@ -46,7 +46,10 @@ export interface MockOptions {
   journalBytes?: number;
   /** The request log: "none" (default), "text" or "json", to onLog or else console.error. */
   log?: "none" | "text" | "json";
+  /** Where each line of the log goes (default console.error). */
   onLog?: (line: string) => void;
+  /** The core's WebAssembly where core/core.wasm cannot be fetched: its bytes (entities-images-mock/inline-wasm), a module, a URL. */
+  wasm?: WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL | string | Promise<WebAssembly.Module | ArrayBuffer | ArrayBufferView>;
 }
 
 /** An answer in the core's terms: what every front turns into its own response. */
@@ -84,7 +87,7 @@ export interface Mock {
   failure(status: number): Promise<CoreAnswer>;
 }
 
-/** Creates a mock; a bad option throws a TypeError or RangeError at once. */
+/** Creates a mock at once; a bad option throws a TypeError or RangeError naming it. Its methods return Promises. */
 export function createMock(options?: MockOptions): Mock;
 
 /** The options as declared once: [name, CLI flag, value kind, help, check]. */

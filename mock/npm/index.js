@@ -2,10 +2,14 @@
 // WebAssembly, answering standard Fetch Requests. docs/npm.md.
 import { Core } from "./core.js";
 import { coreOptions } from "./options.js";
+import { withPrefix } from "./prefix.js";
+import { formDataBody, isFormData, unreadableUpload } from "./upload.js";
 
 export { OPTIONS } from "./options.js";
 
 const NO_BODY = new Set([204, 205, 304]);
+/// handlers()' way to plan a request under baseUrl's path prefix.
+export const PLAN_UNDER = Symbol("entities-images-mock plan under a prefix");
 
 /// What every front adds to the core's answer: Content-Type, Content-Length (a HEAD's is its GET's; none
 /// where the core frames it without, as gunicorn sends Django's bad-Host 400), and Date as a deployment sends
@@ -33,7 +37,8 @@ function trickle(body, bps) {
   });
 }
 
-async function coreRequest(request) {
+// `prefix`: a path handlers() answer under, not the core's (prefix.js).
+async function coreRequest(request, prefix = "") {
   const url = new URL(request.url);
   const headers = [];
   let host = false, length = false;
@@ -45,7 +50,14 @@ async function coreRequest(request) {
   if (!host) headers.unshift(["host", url.host]);  // as a browser sends it: the URL's host and port
   const body = request.body ? new Uint8Array(await request.arrayBuffer()) : new Uint8Array(0);
   if (body.length > 0 && !length) headers.push(["content-length", String(body.length)]);
-  return { method: request.method, target: url.pathname + url.search, authority: url.host, headers, body };
+  return { method: request.method, target: url.pathname.slice(prefix.length) + url.search, authority: url.host, headers, body };
+}
+
+// A 400 of the front's own, for a request the core must not see (an upload whose file arrived as text).
+function refusal(detail) {
+  const body = new TextEncoder().encode(JSON.stringify({ detail: `entities-images-mock: ${detail}` }));
+  const answer = { status: 400, reason: "Bad Request", contentType: "application/json", headers: [], body };
+  return { delayMs: 0, drop: false, slowBodyBps: 0, dropped() {}, answer: () => answer };
 }
 
 // The plan of a request already in the core's terms ({ method, target, authority, headers, body }):
@@ -53,6 +65,9 @@ async function coreRequest(request) {
 async function planRaw(core, req) {
   const started = performance.now();
   const c = await core;
+  const contentType = req.headers.find(([name]) => name.toLowerCase() === "content-type")?.[1];
+  const unreadable = unreadableUpload(contentType, req.body);
+  if (unreadable) return refusal(unreadable);
   const admitted = c.admit(req);
   return {
     delayMs: admitted.response ? 0 : admitted.delayMs,
@@ -71,33 +86,59 @@ async function planRaw(core, req) {
   };
 }
 
-// The plan of a Fetch Request: as planRaw, with response() making the Fetch Response.
-async function plan(core, input, init) {
-  const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-  const req = await coreRequest(request);
+// A FormData body is written out here (upload.js), so that each file's own bytes are sent whatever Blob it is.
+async function fetchRequest(input, init) {
+  if (isFormData(init?.body)) {
+    const { body, contentType } = await formDataBody(init.body);
+    const headers = new Headers(init.headers);
+    headers.set("content-type", contentType);
+    return new Request(input, { ...init, body, headers });
+  }
+  return input instanceof Request && init === undefined ? input : new Request(input, init);
+}
+
+// The plan of a Fetch Request: as planRaw, with response() making the Fetch Response. `prefix`: the path
+// handlers() answer under (prefix.js).
+async function plan(core, input, init, prefix = "") {
+  let request;
+  try {
+    request = await fetchRequest(input, init);
+  } catch (e) {
+    if (!e.unreadableUpload) throw e;
+    const refused = refusal(e.message);  // a file of the FormData whose bytes cannot be read
+    refused.response = () => fetchResponse(refused.answer(), "POST", 0);
+    return refused;
+  }
+  const req = await coreRequest(request, prefix);
   const planned = await planRaw(core, req);
-  planned.response = () => {
-    const answer = planned.answer();
-    const noBody = req.method === "HEAD" || NO_BODY.has(answer.status);
-    const bps = planned.slowBodyBps;
-    const body = noBody ? null : bps > 0 && answer.body.length > 0 ? trickle(answer.body, bps) : answer.body;
-    return new Response(body, { status: answer.status, statusText: answer.reason, headers: answerHeaders(answer) });
-  };
+  planned.response = () =>
+    fetchResponse(prefix ? withPrefix(planned.answer(), prefix) : planned.answer(), req.method, planned.slowBodyBps);
   return planned;
+}
+
+function fetchResponse(answer, method, bps) {
+  const noBody = method === "HEAD" || NO_BODY.has(answer.status);
+  const body = noBody ? null : bps > 0 && answer.body.length > 0 ? trickle(answer.body, bps) : answer.body;
+  return new Response(body, { status: answer.status, statusText: answer.reason, headers: answerHeaders(answer) });
 }
 
 /// Creates a mock. Options are the CLI's (records, seed, dataset, user, cors, latency, failRate, failStatus,
 /// dropRate, slowBody, churn, gzip, admin, ...); a bad one throws here. `ready` resolves once the core runs.
 export function createMock(options = {}) {
+  for (const name of ["Request", "Response", "Headers", "TextEncoder", "WebAssembly"])
+    if (typeof globalThis[name] === "undefined")
+      throw new Error(`entities-images-mock needs the global ${name} (the Fetch API of Node 18+ or a browser); under Jest's ` +
+                      `jsdom use testEnvironment "jest-fixed-jsdom", which keeps Node's (docs/npm.md#jest-and-vitest)`);
   const optionsJson = coreOptions(options);
   const onLog = options.onLog ?? (options.log && options.log !== "none" ? (line) => console.error(line) : undefined);
-  const core = Core.create(optionsJson, onLog);
+  const core = Core.create(optionsJson, onLog, options.wasm);
   core.catch(() => {});  // reported by `ready` and by every request
 
   const mock = {
     /// Resolves to the mock once its core is compiled and its collection made; rejects saying why not.
     ready: core.then(() => mock),
     plan: (input, init) => plan(core, input, init),
+    [PLAN_UNDER]: (prefix, request) => plan(core, request, undefined, prefix),
     planRaw: (req) => planRaw(core, req),
     /// Answers as the native mock answers the same request (status, headers, body bytes), after the
     /// latency the options or X-Mock-Latency ask for; a dropped request rejects as fetch does (TypeError).

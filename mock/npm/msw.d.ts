@@ -2,7 +2,7 @@ import type { HttpHandler } from "msw";
 import type { Mock, MockOptions } from "./index.js";
 
 export interface HandlersOptions extends MockOptions {
-  /** The API's origin the app calls (default "http://localhost:8000"). */
+  /** Where the app calls the API: an absolute http(s) URL (default "http://localhost:8000"); a path in it is a prefix links and image URLs carry. */
   baseUrl?: string;
 }
 

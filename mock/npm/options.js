@@ -89,7 +89,10 @@ function dataset(r, v) {
 // Each row's value as the core takes it, by the row's kind.
 const KINDS = {
   whole, share, status, latency, origins, user, churn,
-  flag: (r, v) => Boolean(v),
+  flag: (r, v) => {
+    if (typeof v !== "boolean") throw new TypeError(`option ${r.name} needs true or false, got ${show(v)}`);
+    return v;
+  },
   text: dataset,
 };
 
@@ -104,15 +107,60 @@ function helpOf(r) {
 //  name, flag, value's form, help, check: each a row of the native mock's flag table.
 export const OPTIONS = FLAGS.map((r) => [r.name, r.flag, r.type, helpOf(r), (v) => ({ [r.name]: KINDS[r.kind](r, v) })]);
 
+/// baseUrl as handlers() takes it: { origin, prefix } of an absolute http(s) URL, its path (without a trailing
+/// slash) the prefix a deployment under a path answers with (FORCE_SCRIPT_NAME).
+export function baseUrlParts(value) {
+  let url;
+  try {
+    url = typeof value === "string" || value instanceof URL ? new URL(String(value)) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || !/^https?:\/\//i.test(String(value)) || url.search || url.hash)
+    throw new TypeError(`option baseUrl needs an absolute http(s) URL such as 'http://localhost:8000' or ` +
+                        `'https://api.example.org/backend' (no query), got ${show(value)}`);
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, "") };
+}
+
+const isWasm = (v) => ["[object WebAssembly.Module]", "[object ArrayBuffer]", "[object Promise]"].includes(
+  Object.prototype.toString.call(v)) || ArrayBuffer.isView(v) || v instanceof URL || typeof v === "string";
+
+// The options of the JavaScript fronts, beside the flag table's rows: name, check (throws). baseUrl is
+// handlers()' own (msw.js takes it out and checks it with baseUrlParts), so createMock() refuses it.
+const FRONT_OPTIONS = [
+  ["baseUrl", () => {
+    throw new TypeError("option baseUrl is handlers()'s (the origin, and path, MSW answers); createMock().fetch answers any URL");
+  }],
+  ["log", (v) => {
+    if (!["none", "text", "json"].includes(v)) throw new RangeError(`option log is 'none', 'text' or 'json', got ${show(v)}`);
+  }],
+  ["onLog", (v) => {
+    if (typeof v !== "function") throw new TypeError(`option onLog needs a function (line: string) => void, got ${show(v)}`);
+  }],
+  ["wasm", (v) => {
+    if (!isWasm(v)) throw new TypeError("option wasm needs the core's WebAssembly: a WebAssembly.Module, its bytes " +
+                                        "(import wasm from 'entities-images-mock/inline-wasm'), a URL of core.wasm, or a Promise of one");
+  }],
+];
+
+/// Every option's name, for the unknown-option message.
+export const OPTION_NAMES = [...OPTIONS.map((o) => o[0]), ...FRONT_OPTIONS.map((o) => o[0])];
+
 /// createMock()'s options as the core's JSON, keyed by the rows' names (a seed beyond 2^53 kept exact).
 export function coreOptions(options = {}) {
-  if (options === null || typeof options !== "object") throw new TypeError("createMock() takes an object of options");
+  if (options === null || typeof options !== "object" || Array.isArray(options))
+    throw new TypeError("createMock() takes an object of options");
   const out = {};
   const known = new Map(OPTIONS.map((o) => [o[0], o[4]]));
+  const front = new Map(FRONT_OPTIONS);
   for (const [name, value] of Object.entries(options)) {
-    if (value === undefined || name === "baseUrl" || name === "onLog" || name === "log") continue;
+    if (value === undefined) continue;
+    if (front.has(name)) {
+      front.get(name)(value);
+      continue;
+    }
     const check = known.get(name);
-    if (!check) throw new TypeError(`unknown option '${name}' (options: ${OPTIONS.map((o) => o[0]).join(", ")})`);
+    if (!check) throw new TypeError(`unknown option '${name}' (options: ${OPTION_NAMES.join(", ")})`);
     Object.assign(out, check(value));
   }
   if (out.user && out.churn) throw new RangeError("options user and churn do not go together (as --user and --churn)");
@@ -121,8 +169,6 @@ export function coreOptions(options = {}) {
   const maxDelay = out.maxDelay ?? row("maxDelay").default;
   if (ms + jitter > maxDelay)
     throw new RangeError(`option latency adds up to ${ms + jitter} ms, longer than maxDelay (${maxDelay} ms)`);
-  if (options.log !== undefined && !["none", "text", "json"].includes(options.log))
-    throw new RangeError(`option log is 'none', 'text' or 'json', got ${show(options.log)}`);
   out.log = options.log ?? "none";
   return JSON.stringify(out, (key, value) => (typeof value === "bigint" ? `bigint:${value}` : value))
     .replace(/"bigint:(\d+)"/g, "$1");

@@ -1,7 +1,8 @@
 // What a frontend team's unit tests do with entities-images-mock/msw under msw/node (node --test; Vitest
 // runs the same code): the example client (examples/typescript/client.ts, compiled by tsc) walks every
 // page of a 3,000-record collection in order; an upload as the user is listed first; X-Mock-Fail gives a
-// 503; the latency option holds answers back; X-Mock-Drop is a network error.
+// 503; the latency option holds answers back; X-Mock-Drop is a network error; a file whose bytes cannot be
+// read is a 400.
 // Run in the app folder install_package.sh made; ENTIMG_TYPED_CLIENT names the folder of client.js.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -92,4 +93,15 @@ test("the journal's body_sha256 is the body's SHA-256 (the WebAssembly build's o
     assert.equal(entries[i].body_length, n);
     assert.equal(entries[i].body_sha256, createHash("sha256").update(body).digest("hex"), `a body of ${n} bytes`);
   }
+});
+
+test("an upload whose file's bytes cannot be read is a 400 saying so, not a stored picture", async () => {
+  const mock = createMock({ records: 5, user: "alice:s3cret" });
+  const file = { name: "a.png", type: "image/png", [Symbol.toStringTag]: "File" };  // no arrayBuffer(), no FileReader
+  const form = { entries: () => [["image", file], ["entity", "1"]][Symbol.iterator](), [Symbol.toStringTag]: "FormData" };
+  const response = await mock.fetch(LIST, { method: "POST", headers: { Authorization: AUTH }, body: form });
+  assert.equal(response.status, 400);
+  assert.match((await response.json()).detail, /^entities-images-mock: cannot read the bytes of form field 'image'/);
+  const listed = await (await mock.fetch(`${LIST}?limit=10`)).json();
+  assert.equal(listed.count, 5);
 });
