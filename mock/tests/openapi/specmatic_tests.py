@@ -74,9 +74,11 @@ def _non_number_entity(request):
 # (name, what Specmatic cannot do, test of a failure's text and request). docs/schema.md lists each with an example.
 LIMITATIONS = [
     ("path-not-encoded", "Specmatic puts a generated path value (any text but '/' and '.') in the URL without "
-     "percent-encoding it: it cannot send the request (Illegal character in path), sends a request line with raw "
-     "spaces or non-ASCII characters, or a '#' or '?' in the value cuts the path there",
-     lambda text, request: "Illegal character in path" in text or _off_template(text, request) or (
+     "percent-encoding it: it cannot send the request (Illegal character in path or fragment), sends a request "
+     "line with raw spaces or non-ASCII characters, or a '#' or '?' in the value cuts the path there (a path cut "
+     "before its slash gets Django's 301)",
+     lambda text, request: re.search(r"Illegal character in (path|fragment|query)", text) is not None
+     or "response contained status 301" in text or _off_template(text, request) or (
          request is not None and re.search(r"[^\x21-\x7e]", request[1]) is not None)),
     ("message-format-crash", "Specmatic crashes formatting its own failure message when it holds '%' "
      "(java.util.UnknownFormatConversionException, MissingFormatArgumentException)",
@@ -86,6 +88,11 @@ LIMITATIONS = [
      "parameter's description)",
      lambda text, request: request is not None and "expected status 200 but response contained status 400" in text
      and _non_number_entity(request)),
+    ("format-names-no-renderer", "a generated format given twice ends with a value that names no renderer: "
+     "the service answers the 404 the document declares for it (DRF reads the last value), but Specmatic expects "
+     "the 200 of its scenario",
+     lambda text, request: request is not None and "expected status 200 but response contained status 404" in text
+     and ([v for k, v in request[2] if k == "format"] or ["json"])[-1] not in ("json", "api", "")),
     ("unknown-key", "a generated pk names no record: the service answers the 404 the document declares, but "
      "Specmatic expects the 200 of its scenario (no schema can say which keys exist)",
      lambda text, request: request is not None and "expected status 200 but response contained status 404" in text
