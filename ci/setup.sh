@@ -20,10 +20,11 @@ if ! $tools_only; then
     clang-format clang-14 libclang-rt-14-dev universal-ctags
     python3 python3-django python3-djangorestframework python3-django-filters python3-pil
     wrk nginx-light time libjpeg-turbo-progs chromium prometheus
-    emscripten node-acorn
+    emscripten node-acorn default-jre-headless
   )
   # emscripten (3.1.6, clang 14) builds the mock's core as WebAssembly for the npm package (the wasm preset);
   # its optimiser needs node-acorn, found through NODE_PATH=/usr/share/nodejs (set by the preset).
+  # default-jre-headless: runs the jar the npm package specmatic ships (mock.openapi_specmatic, bench/openapi.sh).
   # universal-ctags: common.function_length finds where each C++ function ends (no function over 60 lines).
   # prometheus: the monitor's tests run their own server and promtool (where systemd runs, Debian's package
   # also starts its service on :9090; the tests never use it).
@@ -53,7 +54,8 @@ if [ ! -f /opt/valijson/include/valijson/validator.hpp ]; then
   rm -rf "$tmp"
 fi
 
-# npm tools used by the tests (ajv-cli: a second, independent JSON Schema validator; playwright-core: drives
+# npm tools used by the tests (@stoplight/prism-cli, specmatic, @redocly/cli, @stoplight/spectral-cli: the
+# OpenAPI document as the ecosystem's tools read it, docs/schema.md; ajv-cli: a second, independent JSON Schema validator; playwright-core: drives
 # Debian's Chromium in the browser tests; ctrf: the schema the suite's CTRF report is validated against;
 # json-schema-to-typescript and typescript: the schema's TypeScript types and the tsc checks; msw and pako: the
 # npm package's peer dependency and its deflate, installed next to it by its tests from npm's cache; esbuild:

@@ -51,6 +51,7 @@ set(ENTIMG_MOCK_DJANGO_SOURCES
   django/gzip.cpp
   django/journal.cpp
   django/request_log.cpp
+  django/security_headers.cpp
   django/service.cpp
   django/vary.cpp
 )

@@ -430,7 +430,7 @@ TEST_CASE("a $ref resolves to a sibling file whether written relative or as an a
 TEST_CASE("copies share the schema and can be used from several threads at once", "[schema]") {
   auto original = SchemaValidator::from_file(entimg::common::schema_dir() / "page.schema.json");
   const json good = read_json(kCases / "page" / "valid" / "first_page.json");
-  const json bad = read_json(kCases / "page" / "invalid" / "results_item_image_hex_mismatch.json");
+  const json bad = read_json(kCases / "page" / "invalid" / "results_item_bad_file.json");
   std::vector<int> wrong(4, 0);
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < wrong.size(); ++t) {

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "admin.hpp"
+#include "entimg/mock/security_headers.hpp"
 #include "journal.hpp"
 
 namespace entimg::mock::detail {
@@ -41,6 +42,7 @@ Admission MockApp::admit(const HttpRequest& request) {
     admission.response = std::move(*preflight);
   } else if (state_->admin && state_->options.admin_port < 0 && is_admin_path(request.target)) {
     admission.response = admin_answer(*state_->admin, request);
+    admission.response->passed = DjangoMiddleware::none;  // the mock's own routes
   } else {
     admission.plan = state_->planner.plan(request);
     if (admission.plan.refusal) admission.response = std::move(*admission.plan.refusal);
@@ -58,6 +60,7 @@ Admission MockApp::admit_admin_only(const HttpRequest& request) {
   else
     admission.response =
         HttpResponse{404, "application/json", {}, R"({"detail":"only /__mock/ routes here"})"};
+  admission.response->passed = DjangoMiddleware::none;
   add_cors_headers(state_->options.cors, request, *admission.response);
   return admission;
 }
@@ -90,10 +93,12 @@ void MockApp::finished(const HttpRequest& request, int status, std::uint64_t bod
       log_line(state_->options.log, request.method, request.target, status, body_bytes, milliseconds));
 }
 
-// The middleware around the view, innermost first: CORS, then --gzip.
+// The middleware around the view, innermost first: CORS, then --gzip, then Django's security headers
+// (both of startproject's middleware, whose header order a client cannot see).
 void MockApp::wrap(const HttpRequest& request, HttpResponse& response) const {
   add_cors_headers(state_->options.cors, request, response);
   if (state_->options.gzip) apply_gzip_middleware(request, response);
+  if (!state_->options.no_security_headers) add_security_headers(response);
 }
 
 }  // namespace entimg::mock::detail

@@ -43,6 +43,7 @@ std::optional<HttpResponse> cors_preflight(const CorsOptions& cors, const HttpRe
   HttpResponse r;
   r.status = 200;
   r.content_type = "text/html; charset=utf-8";
+  r.passed = DjangoMiddleware::security_only;  // CorsMiddleware, above XFrameOptionsMiddleware, answers it
   if (const auto origin = allowed_origin(cors, request)) {
     allow_origin(cors, *origin, r);
     r.headers.emplace_back("Access-Control-Allow-Headers",

@@ -26,6 +26,7 @@ Plan refuse(const std::string& message) {
   r.status = 400;
   r.content_type = "text/plain; charset=utf-8";
   r.body = message + "\n";
+  r.passed = DjangoMiddleware::none;  // the mock's own refusal
   Plan p;
   p.refusal = std::move(r);
   return p;

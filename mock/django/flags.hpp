@@ -445,6 +445,14 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .group = kBrowsers,
      .kind = FlagKind::flag,
      .field = at<&Options::gzip>},
+    {.name = "--no-security-headers",
+     .npm = "noSecurityHeaders",
+     .help = "send none of the headers of Django's SecurityMiddleware and\n"
+             "XFrameOptionsMiddleware (X-Frame-Options, X-Content-Type-Options,\n"
+             "Referrer-Policy), for a deployment whose MIDDLEWARE leaves them out",
+     .group = kBrowsers,
+     .kind = FlagKind::flag,
+     .field = at<&Options::no_security_headers>},
     {.name = "--admin",
      .npm = "admin",
      .help = "serve the admin routes under /__mock/: the request journal\n"

@@ -118,23 +118,27 @@ std::string wsgi_query_as_uri(std::string_view raw) {
   return out;
 }
 
+// The front server's answer for a picture it serves itself: no Django middleware sees it.
+HttpResponse from_front(HttpResponse response) {
+  response.passed = DjangoMiddleware::none;
+  return response;
+}
+
 HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::string_view file) {
-  if (request.method != "GET" && request.method != "HEAD") {
-    HttpResponse refused{405, "text/plain; charset=utf-8", {{"Allow", "GET, HEAD"}}, "Method Not Allowed\n"};
-    return refused;
-  }
+  if (request.method != "GET" && request.method != "HEAD")
+    return from_front({405, "text/plain; charset=utf-8", {{"Allow", "GET, HEAD"}}, "Method Not Allowed\n"});
   const auto record = dataset.find_by_file(file);
   if (!record)
     return html_page(
         404, detail::django_error_page("Not Found", "The requested resource was not found on this server."));
   if (auto uploaded = dataset.uploaded_bytes(file))  // an upload's own bytes, typed as its extension says
-    return {200,
-            record->mime_type.empty() ? "application/octet-stream" : record->mime_type,
-            {},
-            std::move(*uploaded)};
+    return from_front({200,
+                       record->mime_type.empty() ? "application/octet-stream" : record->mime_type,
+                       {},
+                       std::move(*uploaded)});
   detail::Placeholder picture =
       detail::placeholder_for(record->mime_type, static_cast<std::uint64_t>(record->id), record->id);
-  return {200, std::move(picture.content_type), {}, std::move(picture.bytes)};
+  return from_front({200, std::move(picture.content_type), {}, std::move(picture.bytes)});
 }
 
 // What Django hands the view: the method, the headers it reads, the body, the query as QueryDict reads it,
@@ -197,6 +201,7 @@ HttpResponse Service::handle(const HttpRequest& request) const {
       HttpResponse refusal{400, "text/plain; charset=utf-8", {}, {}};
       refusal.body = "X-Mock-Time: expected whole milliseconds since the mock started (or was reset), got '" +
                      *time + "'\n";
+      refusal.passed = DjangoMiddleware::none;  // the mock's own refusal
       return refusal;
     }
   }
@@ -219,6 +224,7 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
   if (!host) {
     HttpResponse refused = detail::django_bad_request();
     refused.without_content_length = true;
+    refused.passed = DjangoMiddleware::security_only;
     return refused;
   }
 
@@ -234,6 +240,7 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
       if (!raw_query.empty())
         location.append("?").append(wsgi_query_as_uri(raw_query));  // no GCC 12 -Wrestrict
       redirect.headers.emplace_back("Location", std::move(location));
+      redirect.passed = DjangoMiddleware::security_only;  // CommonMiddleware's process_request answers it
       return redirect;
     }
     return html_page(

@@ -21,6 +21,7 @@ HttpResponse failure_response(int status) {
   HttpResponse r;
   r.status = status;
   r.content_type = "text/html";
+  r.passed = DjangoMiddleware::none;
   if (status == 413) {  // nginx's client_max_body_size
     r.body = nginx_error_page("413 Request Entity Too Large");
     r.headers.emplace_back("Connection", "close");
@@ -33,12 +34,14 @@ HttpResponse failure_response(int status) {
   if (row.retry_after) r.headers.emplace_back("Retry-After", "1");
   switch (row.page) {
     case detail::FaultPage::django:
+      r.passed = DjangoMiddleware::all;
       r.body = detail::django_error_page(row.reason, "");
       break;
     case detail::FaultPage::nginx:
       r.body = nginx_error_page(row.reason);
       break;
     case detail::FaultPage::drf:
+      r.passed = DjangoMiddleware::all;
       r.content_type = "application/json";
       r.body = R"({"detail":")" + std::string(row.reason) + R"("})";
       r.headers.emplace_back("Vary", "Accept");

@@ -6,7 +6,7 @@
  */
 
 /**
- * Absolute http(s) URL made of URI characters only (Django percent-encodes the rest), or null.
+ * Absolute http(s) URL made of URI characters only (Django percent-encodes the rest), its path at most 16 segments (a bound regex-driven generators need), or null.
  */
 export type Link = string | null;
 
@@ -40,11 +40,11 @@ export interface ImageRecord {
    */
   id: number;
   /**
-   * Absolute http(s) URL of the file: {scheme}://{host}[/prefix]/media/filer_public/<2 hex>/<2 hex>/<uuid>/<name>, the name percent-encoded; the two hex folders are the first four hex digits of the uuid. The host is what Django accepts; 2048 characters is a sanity bound.
+   * Absolute http(s) URL of the file: {scheme}://{host}[/prefix of at most 8 segments]/media/filer_public/<2 hex>/<2 hex>/<uuid>/<name>, the name percent-encoded; the two hex folders are the first four hex digits of the uuid, a relation the pattern leaves to the contract suite's file_layout rule (a back-reference would keep regex-driven generators from producing values). The host is what Django accepts; 2048 characters is a sanity bound.
    */
   image: string;
   /**
-   * Storage-relative path, as django-filer's 'randomized' generator builds it: filer_public/<2 hex>/<2 hex>/<uuid>/<stored name>, the hex folders being the uuid's first four hex digits. At most 1024 characters (filer 3.x column; 255 in filer 2.x).
+   * Storage-relative path, as django-filer's 'randomized' generator builds it: filer_public/<2 hex>/<2 hex>/<uuid>/<stored name>, the hex folders being the uuid's first four hex digits (checked by the contract suite's file_layout rule, not by the pattern, which regex-driven generators must be able to produce from). At most 1024 characters (filer 3.x column; 255 in filer 2.x).
    */
   file: string;
   /**

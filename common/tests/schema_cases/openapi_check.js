@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Validates schema/openapi.yaml against the OpenAPI 3.1 meta-schema (swagger-parser), resolves its $refs to
-// the JSON Schema files, checks the operations the spec lists, and validates every inline example against
+// the JSON Schema files, checks every route and method of the entity-images family, the parameters as DRF
+// reads them and the error representations, and validates every inline example against
 // the schema of its media type (JSON Schema 2020-12, the OpenAPI 3.1 dialect).
 // Usage: node openapi_check.js [repo_root]
 'use strict';
@@ -34,9 +35,32 @@ function* examples(node, where) {
 async function main() {
   const failures = [];
   const api = await SwaggerParser.validate(doc);
+  // Every route of the entity-images family, each with every method DRF answers (docs/schema.md).
+  const METHODS = ['delete', 'get', 'head', 'options', 'patch', 'post', 'put', 'trace'];
+  const ROUTES = ['/edw/api/', '/edw/api/.{suffix}', '/edw/api/entities-images/', '/edw/api/entities-images.{suffix}',
+    '/edw/api/entities-images/{pk}/', '/edw/api/entities-images/{pk}.{suffix}', '/edw/api/entities/{entity_pk}/images/',
+    '/edw/api/entities/{entity_pk}/images/{pk}/', '/edw/api', '/edw/api/entities-images', '/edw/api/entities-images/{pk}',
+    '/edw/api/entities/{entity_pk}/images'];
+  let operations = 0;
+  for (const route of ROUTES) {
+    const methods = Object.keys(api.paths[route] || {}).filter((k) => METHODS.includes(k)).sort();
+    operations += methods.length;
+    if (methods.join(',') !== METHODS.join(',')) failures.push(`${route}: operations are ${methods.join(',') || 'none'}`);
+  }
   const item = api.paths['/edw/api/entities-images/'];
-  const methods = Object.keys(item).filter((k) => ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(k));
-  if (methods.sort().join(',') !== 'get,head,options,post') failures.push(`operations are ${methods.join(',')}`);
+  // limit and offset take any text; the fallbacks are data the suite can read (x-drf-int).
+  const fallbacks = { limit: { minimum: 1, fallback: 12 }, offset: { minimum: 0, fallback: 0 } };
+  for (const [name, want] of Object.entries(fallbacks)) {
+    const param = item.get.parameters.find((p) => p.name === name);
+    const x = param && param['x-drf-int'];
+    if (!x || x.minimum !== want.minimum || x.fallback !== want.fallback || x.parse !== 'python-int')
+      failures.push(`${name}: x-drf-int is ${JSON.stringify(x)}, expected ${JSON.stringify(want)} with parse python-int`);
+    if (!param || JSON.stringify(param.schema).includes('integer'))
+      failures.push(`${name}: its schema must take any text, as DRF reads it`);
+  }
+  for (const status of ['400', '403', '404'])
+    if (!item.get.responses[status].content['text/html']) failures.push(`GET ${status}: no text/html (the browsable page)`);
+  if (!item.options.responses['403']) failures.push('OPTIONS: no 403 (bad credentials)');
   const page = item.get.responses['200'].content['application/json'].schema;
   if (!page.properties || !page.properties.results.items.properties.file) {
     failures.push('GET 200 schema did not resolve to page.schema.json with its image records');
@@ -49,7 +73,7 @@ async function main() {
     if (!validate(example)) failures.push(`${where}: ${ajv.errorsText(validate.errors)}`);
   }
   for (const f of failures) console.error(`FAIL ${f}`);
-  console.log(`openapi: ${methods.length} operations, ${count} examples checked, ${failures.length} failures`);
+  console.log(`openapi: ${ROUTES.length} routes, ${operations} operations, ${count} examples checked, ${failures.length} failures`);
   return failures.length === 0 ? 0 : 1;
 }
 

@@ -7,7 +7,9 @@ import re
 import html_parts
 
 PLACEHOLDER = b"{HOST}"
-COMPARED_HEADERS = ("Content-Type", "Allow", "Vary", "Location")
+# The security headers are those of the middleware of Django's project template (edwsim/settings.py).
+COMPARED_HEADERS = ("Content-Type", "Allow", "Vary", "Location", "X-Frame-Options", "X-Content-Type-Options",
+                    "Referrer-Policy")
 CONTEXT_BYTES = 60
 # The browsable API embeds a fresh CSRF token in every page; it can never be equal, so it is masked.
 CSRF_TOKEN = re.compile(rb'(csrfToken: ")[A-Za-z0-9]*(")')

@@ -6,8 +6,16 @@ SECRET_KEY = "differential-test-only"
 DEBUG = False
 ALLOWED_HOSTS = ["*"]
 
-# Only CommonMiddleware (APPEND_SLASH, Content-Length): no Session/Locale middleware, so Vary stays "Accept".
-MIDDLEWARE = ["django.middleware.common.CommonMiddleware"]
+# The middleware of Django's project template (startproject) that changes these answers, in its order:
+# SecurityMiddleware (X-Content-Type-Options: nosniff, Referrer-Policy: same-origin, by Django 3.2's defaults),
+# CommonMiddleware (APPEND_SLASH, Content-Length) and XFrameOptionsMiddleware (X-Frame-Options: DENY), innermost.
+# No Session/Locale middleware, so Vary stays "Accept"; no CSRF middleware (DRF's SessionAuthentication checks
+# CSRF itself, and an anonymous unsafe request is refused before).
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
 APPEND_SLASH = True
 
 # Links and image URLs take host and scheme from the proxy headers, as in edw's sample settings.

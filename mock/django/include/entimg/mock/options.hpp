@@ -37,6 +37,9 @@ struct AppOptions {
   /// --gzip: Django's GZipMiddleware in front of the view (gzip when asked, Vary: Accept-Encoding);
   /// without it no answer is compressed, as DRF sends none.
   bool gzip = false;
+  /// --no-security-headers: a deployment whose MIDDLEWARE leaves out SecurityMiddleware and
+  /// XFrameOptionsMiddleware; by default their three headers go on every answer Django makes.
+  bool no_security_headers = false;
   /// --admin: the routes under /__mock/ (journal, reset, faults); --admin-port N (0: any free port)
   /// serves them on a port of their own instead; -1 keeps them on the service's port.
   bool admin = false;

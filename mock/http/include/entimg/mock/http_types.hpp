@@ -11,6 +11,16 @@
 
 namespace entimg::mock {
 
+/// Which of the middleware of Django's project template an answer passed on its way out, so the mock adds
+/// their headers where a deployment's do (docs/mock.md, "Security headers"): SecurityMiddleware is the
+/// outermost (X-Content-Type-Options, Referrer-Policy), XFrameOptionsMiddleware the innermost
+/// (X-Frame-Options).
+enum class DjangoMiddleware : std::uint8_t {
+  all,            ///< the views' answers and Django's own error pages: every header
+  security_only,  ///< answered by a middleware above XFrameOptionsMiddleware (APPEND_SLASH's 301, a bad Host)
+  none,           ///< not Django's: the front server's pictures and pages, the mock's own routes and refusals
+};
+
 /// What the service needs of an HTTP request, independent of the HTTP library.
 struct HttpRequest {
   std::string method;
@@ -32,6 +42,7 @@ struct HttpResponse {
   /// that sets one), so the front frames it as gunicorn does: chunked on HTTP/1.1, closed after the body on
   /// HTTP/1.0, no length at all on HEAD. Every front honours it.
   bool without_content_length = false;
+  DjangoMiddleware passed = DjangoMiddleware::all;  ///< whose headers it gets (security_headers.hpp)
 };
 
 /// What answers a request; the mock's is Service::handle, tests serve altered answers.
