@@ -20,6 +20,18 @@ whole_number() {
     die "$flag must be $words"
 }
 
+# built_program REL_PATH: build/release's program at REL_PATH (under the build folder) if there is one, else
+# build/dev's, else ""; for the benches that take either build's binary unless given one.
+built_program() {
+  local build
+  for build in release dev; do
+    if [[ -x $root/build/$build/$1 ]]; then
+      echo "$root/build/$build/$1"
+      return
+    fi
+  done
+}
+
 # Stops every process this script started: TERM, then KILL after 3 s.
 cleanup() {
   local pid

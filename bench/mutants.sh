@@ -27,14 +27,9 @@ while (($#)); do
   esac
   shift
 done
-if [[ -z $BIN ]]; then
-  for build in release dev; do
-    if [[ -x $root/build/$build/contract/tests/entimg-mutants ]]; then
-      BIN=$root/build/$build/contract/tests/entimg-mutants
-      break
-    fi
-  done
-fi
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"  # built_program
+[[ -z $BIN ]] && BIN=$(built_program contract/tests/entimg-mutants)
 [[ -n $BIN && -x $BIN ]] || { echo "no entimg-mutants binary (build one, or pass --bin PATH)" >&2; exit 2; }
 
 out=$(mktemp -d)

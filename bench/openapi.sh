@@ -26,14 +26,9 @@ while (($#)); do
   esac
   shift
 done
-if [[ -z $MOCK ]]; then
-  for build in release dev; do
-    if [[ -x $root/build/$build/mock/entities-images-mock ]]; then
-      MOCK=$root/build/$build/mock/entities-images-mock
-      break
-    fi
-  done
-fi
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"  # built_program
+[[ -z $MOCK ]] && MOCK=$(built_program mock/entities-images-mock)
 [[ -n $MOCK && -x $MOCK ]] || { echo "no mock binary (build one, or pass --mock PATH)" >&2; exit 2; }
 [[ -d $root/node_modules/@stoplight/prism-cli ]] || { echo "npm tools missing: run ci/setup.sh" >&2; exit 2; }
 
