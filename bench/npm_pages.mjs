@@ -1,6 +1,7 @@
 // The WebAssembly core's figures for bench/npm.sh. Usage: node npm_pages.mjs PACKAGE_DIR MODE [PAGES]
 //   ready:  createMock() from a fresh process until the first page is answered (the module compiled), in ms
 //   pages:  computed pages a second through createMock().fetch, one thread (the offsets npm_pages_bench.cpp asks)
+//   requests: the same, each page's URL handed over as a Fetch Request the app made (as MSW hands it over)
 //   core:   the same pages through the WebAssembly core alone (mock.planRaw: the request as the core's fields, the
 //           answer's bytes back), no Fetch objects: what bench/npm.sh sets against the native library per page
 //   floor:  the same pages' Fetch Request read and Response made and read, with no core: what Node itself allows
@@ -21,12 +22,13 @@ await first.arrayBuffer();
 const ready = performance.now();
 if (mode === "ready") {
   console.log(JSON.stringify({ importMs: imported - started, readyMs: ready - imported, totalMs: ready - started }));
-} else if (mode === "pages") {
+} else if (mode === "pages" || mode === "requests") {
   const pages = Number(pagesArg ?? 20000);
   let bytes = 0;
   const run = async (from, count) => {
     for (let i = from; i < from + count; ++i) {
-      const response = await mock.fetch(`http://localhost:8000/edw/api/entities-images/?offset=${(i * 7919) % 299988}`);
+      const url = `http://localhost:8000/edw/api/entities-images/?offset=${(i * 7919) % 299988}`;
+      const response = await mock.fetch(mode === "pages" ? url : new Request(url));
       bytes += (await response.arrayBuffer()).byteLength;
     }
   };
@@ -55,7 +57,8 @@ if (mode === "ready") {
 } else if (mode === "floor") {
   // What any front answering a Fetch Request with a Fetch Response spends with no core at all: the Request
   // read (its URL and headers), a Response of the same page bytes, status and headers, and its body read.
-  // The same pages and loop as "pages"; the bytes are those of real pages, copied as the core's reply is.
+  // The same pages and loop as "pages"; the bytes are those of real pages, handed to the Response as they are
+  // (the constructor copies them), as createMock().fetch hands over the core's.
   const pages = Number(pagesArg ?? 20000);
   const sample = [];
   for (let i = 0; i < 16; ++i) {
@@ -71,7 +74,7 @@ if (mode === "ready") {
       for (const header of request.headers) headers.push(header);
       headers.push(["host", url.host]);
       const page = sample[i % sample.length];
-      const response = new Response(page.body.slice(), { status: 200, statusText: "OK", headers: page.headers });
+      const response = new Response(page.body, { status: 200, statusText: "OK", headers: page.headers });
       bytes += (await response.arrayBuffer()).byteLength;
     }
   };
