@@ -23,6 +23,7 @@ export class Core {
   static async create(optionsJson, onLog, wasm) {
     const module = await compileCore(wasm);
     const core = new Core();
+    core.head = { serial: 0, reason: "", contentType: "", pairs: [] };  // the last answer's head read (readResponse)
     core.module = await createCore({
       instantiateWasm(imports, receive) {
         WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
@@ -50,53 +51,48 @@ export class Core {
     return new TextDecoder().decode(reply.subarray(1));
   }
 
-  /// { ticket, delayMs, drop, slowBodyBps, response? } for a request
-  /// { method, target, authority, headers: [[name, value]] (latin-1 text), body: Uint8Array }.
-  admit(request) {
-    const texts = [request.method, request.target, request.authority];
-    for (const [n, v] of request.headers) texts.push(n, v);
-    let size = 4 * 5 + request.body.length + 8 * request.headers.length;
-    for (const t of texts) size += t.length;
-    const at = this.#input(size);
+  /// { ticket, delayMs, drop, slowBodyBps, response?, served? } for a request
+  /// { method, target, authority, headers: [[name, value]] (latin-1 text), body: Uint8Array }. With `serve` (a
+  /// front with no log or journal, answering at once), a request that is not held back is answered and finished
+  /// in the same call: `served`, its body read in place (valid until the next call into the core).
+  admit(request, serve = false) {
+    const { method, target, authority, headers, body } = request;
+    let size = 4 * 5 + body.length + method.length + target.length + authority.length;
+    for (let i = 0; i < headers.length; ++i) size += 8 + headers[i][0].length + headers[i][1].length;
+    let to = this.#input(size);
     const heap = this.module.HEAPU8;  // after #input, which may grow memory (issue 36)
-    const view = new DataView(heap.buffer);
-    let to = at;
-    const put = (text) => {
-      view.setUint32(to, text.length, true);
-      to += 4;
-      for (let i = 0; i < text.length; ++i) heap[to + i] = text.charCodeAt(i);  // latin-1: one byte a char
-      to += text.length;
-    };
-    put(texts[0]);
-    put(texts[1]);
-    put(texts[2]);
-    view.setUint32(to, request.body.length, true);
-    heap.set(request.body, to + 4);
-    to += 4 + request.body.length;
-    view.setUint32(to, request.headers.length, true);
-    to += 4;
-    for (let i = 3; i < texts.length; ++i) put(texts[i]);
+    to = putText(heap, to, method);
+    to = putText(heap, to, target);
+    to = putText(heap, to, authority);
+    to = putU32(heap, to, body.length);
+    heap.set(body, to);
+    to = putU32(heap, to + body.length, headers.length);
+    for (let i = 0; i < headers.length; ++i) to = putText(heap, putText(heap, to, headers[i][0]), headers[i][1]);
     // Read where the core wrote it (no copy: a copy a call cost more than the fields), the body copied out.
-    const at0 = this.#replyAt(this.module._mock_admit(this.id, size));
-    const r = new DataView(this.module.HEAPU8.buffer);
+    const at = this.#replyAt(this.module._mock_admit(this.id, size, serve ? 1 : 0));
+    const reply = this.module.HEAPU8;
     const plan = {
-      ticket: r.getUint32(at0 + 1, true),
-      delayMs: r.getUint32(at0 + 5, true),
-      drop: r.getUint32(at0 + 9, true) === 1,
-      slowBodyBps: r.getUint32(at0 + 13, true),
+      ticket: u32(reply, at + 1),
+      delayMs: u32(reply, at + 5),
+      drop: u32(reply, at + 9) === 1,
+      slowBodyBps: u32(reply, at + 13),
     };
-    if (r.getUint32(at0 + 17, true) === 1) plan.response = readResponse(this.module.HEAPU8, at0 + 21, true);
+    const known = u32(reply, at + 17);
+    if (known === 1) plan.response = readResponse(reply, at + 21, this.head, true);
+    else if (known === 2) plan.served = readResponse(reply, at + 21, this.head, false);
     return plan;
   }
 
-  respond(ticket) {
+  /// The answer; its body copied out, or with `copyBody` false read where the core wrote it: valid only until
+  /// the next call into the core (the Response constructor copies it at once).
+  respond(ticket, copyBody = true) {
     const at = this.#replyAt(this.module._mock_respond(this.id, ticket));
-    return readResponse(this.module.HEAPU8, at + 1, true);  // the heap after the call: memory may have grown
+    return readResponse(this.module.HEAPU8, at + 1, this.head, copyBody);  // the heap after the call: memory may have grown
   }
 
   /// The answer a failing deployment gives for `status` (413: nginx's, for a body over the limit).
   failure(status) {
-    return readResponse(this.#reply(this.module._mock_failure(status)), 1);
+    return readResponse(this.module.HEAPU8, this.#replyAt(this.module._mock_failure(status)) + 1, this.head, true);
   }
 
   finished(ticket, status, bodyBytes, milliseconds) {
@@ -116,41 +112,55 @@ export class Core {
   #reply(at) {
     at = this.#replyAt(at);
     const heap = this.module.HEAPU8;
-    const size = (heap[at - 4] | (heap[at - 3] << 8) | (heap[at - 2] << 16) | (heap[at - 1] << 24)) >>> 0;
-    return heap.slice(at, at + size);
+    return heap.slice(at, at + u32(heap, at - 4));
   }
 
   // Where a call's result starts in the heap (after its u32 length), valid until the next call; "E" + message
   // is the core's error, thrown.
   #replyAt(at) {
     const heap = this.module.HEAPU8;  // after the call: memory may have grown
-    if (heap[at + 4] === 0x45) {
-      const size = (heap[at] | (heap[at + 1] << 8) | (heap[at + 2] << 16) | (heap[at + 3] << 24)) >>> 0;
-      throw new Error(new TextDecoder().decode(heap.subarray(at + 5, at + 4 + size)));
-    }
+    if (heap[at + 4] === 0x45)
+      throw new Error(new TextDecoder().decode(heap.subarray(at + 5, at + 4 + u32(heap, at))));
     return at + 4;
   }
 }
 
-// status, flags, reason, content type, headers, body (u32 lengths); header text is latin-1, as HTTP carries it.
-// `bytes` may be the core's heap (`copyBody`: the body is copied out, the rest read in place).
-function readResponse(bytes, at, copyBody = false) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const u32 = () => {
-    const v = view.getUint32(at, true);
-    at += 4;
-    return v;
-  };
-  const status = u32();
-  const withoutContentLength = (u32() & 1) !== 0;  // framed by the server without Content-Length (Django's bad-Host 400)
-  const { texts, count, end } = readTexts(bytes, view, at);
-  at = end;
-  const [reason, contentType] = texts;
-  const headers = [];
-  for (let i = 0; i < count; ++i) headers.push([texts[2 + 2 * i], texts[3 + 2 * i]]);
-  const n = u32();
-  const body = copyBody ? copyOut(bytes, at, n) : bytes.subarray(at, at + n);
-  return { status, reason, contentType, headers, body, withoutContentLength };
+// Little-endian u32s and latin-1 texts (a byte a character, as HTTP carries them) in a byte array, without a
+// DataView: one a call cost more than the fields it read.
+const u32 = (bytes, at) => (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
+function putU32(bytes, at, v) {
+  bytes[at] = v;
+  bytes[at + 1] = v >>> 8;
+  bytes[at + 2] = v >>> 16;
+  bytes[at + 3] = v >>> 24;
+  return at + 4;
+}
+function putText(bytes, at, text) {
+  at = putU32(bytes, at, text.length);
+  for (let i = 0; i < text.length; ++i) bytes[at + i] = text.charCodeAt(i);
+  return at + text.length;
+}
+
+// status, flags, the head's serial, the body's length and address in the heap, then the head (reason, content
+// type, header count, headers: u32-length texts, latin-1 as HTTP carries them). `bytes`: the core's heap, read in
+// place; `head`: the Core's last head read ({ serial, reason, contentType, pairs }), used again while the serial
+// is the same;
+// `copyBody`: the body copied out (else a view of the heap, valid until the next call into the core).
+function readResponse(bytes, at, head, copyBody) {
+  const status = u32(bytes, at);
+  const withoutContentLength = (u32(bytes, at + 4) & 1) !== 0;  // framed without Content-Length (Django's bad-Host 400)
+  const serial = u32(bytes, at + 8);
+  if (serial !== head.serial) {
+    const { texts, count } = readTexts(bytes, at + 20);
+    const pairs = [];
+    for (let i = 0; i < count; ++i) pairs.push([texts[2 + 2 * i], texts[3 + 2 * i]]);
+    Object.assign(head, { serial, reason: texts[0], contentType: texts[1], pairs });
+  }
+  const n = u32(bytes, at + 12), from = u32(bytes, at + 16);  // the body where the core keeps it
+  // An answer handed out (copyBody) gets pairs of its own; the front's own Response reads the shared ones.
+  const headers = copyBody ? head.pairs.map(([name, value]) => [name, value]) : head.pairs.slice();
+  const body = copyBody ? copyOut(bytes, from, n) : bytes.subarray(from, from + n);
+  return { status, reason: head.reason, contentType: head.contentType, headers, body, withoutContentLength };
 }
 
 // Bodies leave the core's memory as slices of a shared 256 KiB block (a new one when the rest is too small; a body
@@ -170,29 +180,24 @@ function copyOut(bytes, at, n) {
   return out;
 }
 
-// The reason, content type and headers: u32-length texts, with the header count after the first two. Where the
-// whole block is ASCII (lengths under 128 and the text: nearly always) it is decoded in one call and cut, a byte
-// a character; else each text is read as latin-1.
-function readTexts(bytes, view, start) {
-  const spans = [];  // where each text starts, and its length
-  let at = start;
-  const take = () => {
-    const n = view.getUint32(at, true);
-    spans.push(at + 4, n);
-    at += 4 + n;
-  };
-  take();
-  take();
-  const count = view.getUint32(at, true);
-  at += 4;
-  for (let i = 0; i < 2 * count; ++i) take();
+// The head's texts (reason, content type, then each header's name and value) and header count. Where the whole
+// head is ASCII (lengths under 128 and the text: nearly always) it is decoded in one call and cut, a byte a
+// character; else each text is read as latin-1.
+function readTexts(bytes, start) {
+  let end = start + 4 + u32(bytes, start);
+  end += 4 + u32(bytes, end);
+  const count = u32(bytes, end);
+  end += 4;
+  for (let i = 0; i < 2 * count; ++i) end += 4 + u32(bytes, end);
   let ascii = true;
-  for (let i = start; i < at && ascii; ++i) ascii = bytes[i] < 0x80;
-  const block = ascii ? asciiDecoder.decode(bytes.subarray(start, at)) : null;
+  for (let i = start; i < end && ascii; ++i) ascii = bytes[i] < 0x80;
+  const block = ascii ? asciiDecoder.decode(bytes.subarray(start, end)) : null;
   const texts = [];
-  for (let i = 0; i < spans.length; i += 2) {
-    const from = spans[i], n = spans[i + 1];
+  for (let from = start; from < end;) {
+    const n = u32(bytes, from);
+    from += 4;
     texts.push(ascii ? block.substring(from - start, from - start + n) : latin1Text(bytes.subarray(from, from + n)));
+    from += n + (texts.length === 2 ? 4 : 0);  // the header count after the content type
   }
-  return { texts, count, end: at };
+  return { texts, count };
 }

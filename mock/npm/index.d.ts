@@ -93,5 +93,6 @@ export function createMock(options?: MockOptions): Mock;
 /** The options as declared once: [name, CLI flag, value kind, help, check]. */
 export const OPTIONS: ReadonlyArray<readonly [string, string, string, string, (value: unknown) => object]>;
 
-/** Headers every front adds to a core answer (Content-Type, Content-Length unless the core frames it without, Date). */
-export function answerHeaders(answer: CoreAnswer): [string, string][];
+/** Headers every front adds to a core answer (Content-Type, Content-Length unless the core frames it without, Date),
+ *  added to `headers` (a copy of the answer's by default), which it returns. */
+export function answerHeaders(answer: CoreAnswer, headers?: [string, string][]): [string, string][];

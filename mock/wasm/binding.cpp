@@ -67,13 +67,30 @@ void put_text(std::string& out, std::string_view s) {
   out.append(s);
 }
 
-void put_response(std::string& out, const HttpResponse& r) {
-  std::size_t size = 64 + r.content_type.size() + r.body.size();
+// The body of the last answer a call returned, where its reply points: valid until the next call.
+std::string held_body;
+// The head (reason, content type, headers) of the last answer, and its serial: a head the same as the last
+// one's keeps its serial, so that the front reads its texts again without decoding them (a list page's head
+// always is). Serial 0 is no head.
+std::string last_head;
+std::uint32_t head_serial = 0;
+
+// The answer: status, flags, the head's serial, the body's length and address, then the head (reason, content
+// type, header count, headers: u32-length texts). The body is not copied into the reply: it is kept (moved)
+// in held_body, which the front reads in place.
+void put_response(std::string& out, HttpResponse& r) {
+  std::size_t size = 64 + r.content_type.size();
   for (const auto& [name, value] : r.headers)
     size += 8 + name.size() + value.size();
   out.reserve(out.size() + size);  // one allocation at most, not the string's doublings
+  held_body = std::move(r.body);
   put_u32(out, static_cast<std::uint32_t>(r.status));
   put_u32(out, r.without_content_length ? 1u : 0u);  // flags: bit 0, framed without Content-Length
+  const std::size_t serial_at = out.size();
+  put_u32(out, 0);
+  put_u32(out, static_cast<std::uint32_t>(held_body.size()));
+  put_u32(out, static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(held_body.data())));
+  const std::size_t head_at = out.size();
   put_text(out, reason_phrase(r.status));
   put_text(out, r.content_type);
   put_u32(out, static_cast<std::uint32_t>(r.headers.size()));
@@ -81,7 +98,12 @@ void put_response(std::string& out, const HttpResponse& r) {
     put_text(out, name);
     put_text(out, value);
   }
-  put_text(out, r.body);
+  const std::string_view head(out.data() + head_at, out.size() - head_at);
+  if (head_serial == 0 || head != last_head) {
+    last_head.assign(head);
+    ++head_serial;
+  }
+  std::memcpy(out.data() + serial_at, &head_serial, 4);
 }
 
 struct Pending {
@@ -105,7 +127,7 @@ std::string result;
 std::string input;
 
 // A result written in place: begin_reply() leaves room for the length, end_reply() fills it in. An answer's
-// body is copied once, into `result` (a page's 5 KB, or a huge page's megabytes, are not copied twice).
+// body stays where the core made it (held_body): the front copies it once, out of the WebAssembly memory.
 std::string& begin_reply(char kind) {
   result.assign(4, '\0');
   result.push_back(kind);
@@ -306,14 +328,17 @@ EMSCRIPTEN_KEEPALIVE void mock_close(int id) {
 
 /// "R" + the answer a failing deployment gives for `status` (nginx's 413 for a body over --max-body).
 EMSCRIPTEN_KEEPALIVE const char* mock_failure(int status) {
-  put_response(begin_reply('R'), failure_response(status));
+  HttpResponse response = failure_response(status);
+  put_response(begin_reply('R'), response);
   return end_reply();
 }
 
 /// A request arrives: "A" + ticket, delay ms, drop, slow-body bytes/s (u32 each), then 1 and the answer
-/// when it is known at once (a preflight, an admin route, a refused X-Mock-* header), else 0.
+/// when it is known at once (a preflight, an admin route, a refused X-Mock-* header), else 0. With `serve`
+/// (a front that answers at once, with no log or journal to time), a request its plan does not hold back
+/// (no delay, no drop, no slow body) is answered and finished in the same call: 2 and the answer.
 /// The request bytes: method, target, authority, body, header count, then name and value (u32 length each).
-EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, std::size_t size) {
+EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, std::size_t size, int serve) {
   try {
     Mock& mock = *find(id);
     Reader in(reinterpret_cast<const std::uint8_t*>(input.data()), size);
@@ -334,8 +359,21 @@ EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, std::size_t size) {
     put_u32(out, static_cast<std::uint32_t>(admission.plan.delay.count()));
     put_u32(out, admission.plan.drop ? 1 : 0);
     put_u32(out, static_cast<std::uint32_t>(admission.plan.slow_body_bps));
-    put_u32(out, admission.response ? 1 : 0);
-    if (admission.response) put_response(out, *admission.response);
+    if (admission.response) {
+      put_u32(out, 1);
+      put_response(out, *admission.response);
+    } else if (serve != 0 && admission.plan.delay.count() == 0 && !admission.plan.drop &&
+               admission.plan.slow_body_bps == 0) {
+      HttpResponse response = mock.app->respond(p.request, admission.plan);
+      const bool no_body = p.request.method == "HEAD" || response.status == 204 || response.status == 205 ||
+                           response.status == 304;
+      mock.app->finished(p.request, response.status, no_body ? 0 : response.body.size(), 0.0);
+      put_u32(out, 2);
+      put_response(out, response);
+      return end_reply();  // finished: nothing pending
+    } else {
+      put_u32(out, 0);
+    }
     p.plan = std::move(admission.plan);
     mock.pending.emplace(ticket, std::move(p));
     return end_reply();
@@ -351,7 +389,7 @@ EMSCRIPTEN_KEEPALIVE const char* mock_respond(int id, std::uint32_t ticket) {
     Mock& mock = *find(id);
     const auto it = mock.pending.find(ticket);
     if (it == mock.pending.end()) throw std::runtime_error("no such request");
-    const HttpResponse response = mock.app->respond(it->second.request, it->second.plan);
+    HttpResponse response = mock.app->respond(it->second.request, it->second.plan);
     put_response(begin_reply('R'), response);
     return end_reply();
   } catch (const std::exception& e) {

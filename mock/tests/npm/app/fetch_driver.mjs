@@ -48,7 +48,10 @@ for await (const line of createInterface({ input: process.stdin })) {
       body: q.body ? Buffer.from(q.body, "base64") : undefined,
     });
     const url = new URL(request.url);
-    const response = await answer(request);
+    // A plain GET goes to createMock().fetch as the URL's text, as an app most often calls it: read without a
+    // Request (its own path), it must answer as the Request does. (Not through MSW: fetch() would follow a 301.)
+    const plain = !args.msw && q.method === "GET" && q.headers.length === 0 && !q.body;
+    const response = await answer(plain ? q.origin + q.target : request);
     const body = Buffer.from(await response.arrayBuffer());
     out = {
       target: url.pathname + url.search,

@@ -2,7 +2,7 @@
 // runs the same code): the example client (examples/typescript/client.ts, compiled by tsc) walks every
 // page of a 3,000-record collection in order; an upload as the user is listed first; X-Mock-Fail gives a
 // 503; the latency option holds answers back; X-Mock-Drop is a network error; a file whose bytes cannot be
-// read is a 400.
+// read is a 400; createMock().fetch answers a URL's text as the Request of it, and a Response's body is its own.
 // Run in the app folder install_package.sh made; ENTIMG_TYPED_CLIENT names the folder of client.js.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -104,4 +104,32 @@ test("an upload whose file's bytes cannot be read is a 400 saying so, not a stor
   assert.match((await response.json()).detail, /^entities-images-mock: cannot read the bytes of form field 'image'/);
   const listed = await (await mock.fetch(`${LIST}?limit=10`)).json();
   assert.equal(listed.count, 5);
+});
+
+test("createMock().fetch: a URL's text, a URL and a Request of it answer alike; Request's refusals kept", async () => {
+  const mock = createMock({ records: 40, seed: 9 });
+  const url = `${LIST}?limit=5&offset=7`;
+  const bodies = [];
+  for (const input of [url, new URL(url), new Request(url)]) {
+    const response = await mock.fetch(input);
+    bodies.push({ status: response.status, headers: [...response.headers].filter(([n]) => n !== "date"), text: await response.text() });
+  }
+  assert.deepEqual(bodies[0], bodies[1]);
+  assert.deepEqual(bodies[0], bodies[2]);
+  // What new Request() refuses is refused the same way (read without a Request, a URL must not pass where it would not).
+  for (const bad of ["/edw/api/entities-images/", "http://alice:s3cret@localhost:8000/edw/api/entities-images/"])
+    await assert.rejects(mock.fetch(bad), TypeError, bad);
+});
+
+test("a Response's body is its own: later requests, and the core's memory growing, leave it as it was", async () => {
+  const mock = createMock({ records: 3000, seed: 4 });
+  const url = (offset) => `${LIST}?limit=12&offset=${offset}`;
+  const unread = [];
+  for (let offset = 0; offset < 240; offset += 12) unread.push(await mock.fetch(url(offset)));
+  await (await mock.fetch(`${LIST}?limit=3000`)).arrayBuffer();  // 2 MB of answer: the memory grows
+  for (const [i, response] of unread.entries()) {
+    const page = await response.json();
+    assert.deepEqual(page.results.map((r) => r.id), (await (await mock.fetch(url(12 * i))).json()).results.map((r) => r.id));
+    assert.equal(page.results.length, 12);
+  }
 });
