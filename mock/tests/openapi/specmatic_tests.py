@@ -37,16 +37,30 @@ DEFAULT_COMBINATIONS = 2
 
 
 def requests_by_scenario(log_text):
-    """Specmatic's log, each request it sent as (method, path, query pairs), listed under its scenario's name."""
+    """Specmatic's log, each request it sent as (method, path, query pairs, the answer's status or None), listed
+    under its scenario's name."""
     found = {}
     for block in log_text.split("\n--------------------\n"):
         sent = re.search(r"Request to \S+ at [^\n]*\n    ([A-Z]+) ([^\n]*)", block)
         scenario = re.search(r"\nScenario: (.*) has (?:FAILED|SUCCEEDED)", block)
+        answered = re.search(r"\n  Response at [^\n]*\n    (\d{3})\b", block)
         if sent and scenario:
             path, _, query = sent.group(2).partition("?")
             found.setdefault(scenario.group(1).strip(), []).append(
-                (sent.group(1), unquote(path), parse_qsl(query, keep_blank_values=True)))
+                (sent.group(1), unquote(path), parse_qsl(query, keep_blank_values=True),
+                 int(answered.group(1)) if answered else None))
     return found
+
+
+def request_of(requests, text):
+    """The request a failure is about, among its scenario's (Specmatic sends up to --combinations a scenario, all
+    of one name, and its report need not list them in the log's order): the first whose answer has the status
+    the failure names, else the first not yet taken. Taken off the list."""
+    if not requests:
+        return None
+    status = re.search(r"response contained status (\d{3})", text)
+    at = next((i for i, r in enumerate(requests) if status and r[3] == int(status.group(1))), 0)
+    return requests.pop(at) if len(requests) > 1 else requests[at]
 
 
 def _off_template(text, request):
@@ -65,7 +79,7 @@ def _is_number(text):
 
 
 def _non_number_entity(request):
-    _, path, query = request
+    _, path, query, _ = request
     nested = re.match(r"/edw/api/entities/([^/]*)/images/", path)
     values = [v for k, v in query if k == "entity" and v.strip()] + ([nested.group(1)] if nested else [])
     return any(not _is_number(v) for v in values)
@@ -158,8 +172,7 @@ def main():
                 continue
             text = (failure.get("message") or "") + "\n" + (failure.text or "")
             name = case.get("name", "").partition("Scenario: ")[2].strip()
-            requests = sent.get(name) or [None]
-            request = requests.pop(0) if len(requests) > 1 else requests[0]
+            request = request_of(sent.get(name), text)
             kind = classify(text, request)
             if kind is None:
                 shown = f"{request[0]} {request[1]} {request[2]}" if request else "(request not in the log)"
