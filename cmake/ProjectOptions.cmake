@@ -20,6 +20,12 @@ function(entimg_target_defaults target)
     # heaviest file (schema.cpp) in a quarter of the time (docs/build.md).
     target_compile_options(${target} PRIVATE -Og -g1)
   endif()
+  # In a unity build (the dev preset's) each .cpp is included into a bigger one, where GCC takes a class whose
+  # member has a type of the file's anonymous namespace for a header's class (-Wsubobject-linkage). The
+  # asan preset compiles file by file, so the warning still guards the real headers there.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_UNITY_BUILD)
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
   # GCC 12 reports false -Wrestrict and -Wmaybe-uninitialized inside libstdc++ (std::string
   # concatenation, std::optional, <regex>) once it optimises (GCC bugs 105329, 105562, 105651);
   # the unoptimised dev build keeps both warnings, as errors.

@@ -18,7 +18,7 @@ constexpr std::string_view kFile =
     R"(^filer_public/[0-9a-f]{2}/[0-9a-f]{2}/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/[^/]+$)";
 constexpr std::string_view kMime = R"(^(?:image/[a-z0-9.+-]+)?$)";
 
-enum Class : std::uint8_t {
+enum PatternClass : std::uint8_t {
   kSegment = 1,   // [A-Za-z0-9._~!$&'()*+,;=:@-], a path segment's character but for %XX
   kHost = 2,      // [A-Za-z0-9.-]
   kLiteral = 4,   // [0-9A-Fa-f:.], inside an IP literal's brackets
@@ -30,7 +30,7 @@ constexpr bool in(std::string_view set, char c) {
   return set.find(c) != std::string_view::npos;
 }
 
-constexpr std::array<std::uint8_t, 256> kClasses = [] {
+constexpr std::array<std::uint8_t, 256> kPatternClasses = [] {
   std::array<std::uint8_t, 256> table{};
   for (int i = 0; i < 128; ++i) {
     const char c = static_cast<char>(i);
@@ -44,12 +44,12 @@ constexpr std::array<std::uint8_t, 256> kClasses = [] {
   return table;
 }();
 
-bool is(char c, Class k) {
-  return (kClasses[static_cast<unsigned char>(c)] & k) != 0;
+bool is(char c, PatternClass k) {
+  return (kPatternClasses[static_cast<unsigned char>(c)] & k) != 0;
 }
 
 // Every character of text is of class k.
-bool all(std::string_view text, Class k) {
+bool all(std::string_view text, PatternClass k) {
   for (const char c : text)
     if (!is(c, k)) return false;
   return true;

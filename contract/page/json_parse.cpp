@@ -14,7 +14,7 @@
 namespace entimg::contract::detail {
 namespace {
 
-using Json = nlohmann::json;
+using NJson = nlohmann::json;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
@@ -380,11 +380,11 @@ constexpr std::size_t kMaxNumberChars = 4096;
 // The first key an object of a valid JSON text repeats, in the order of the text, or nullopt: a SAX reader
 // that keeps the keys of each object it is in. Linear (nlohmann's parse with a callback is not: it scans a
 // container again each time one of its objects closes).
-class FirstRepeatedKey : public nlohmann::json_sax<Json> {
+class FirstRepeatedKey : public nlohmann::json_sax<NJson> {
  public:
   static std::optional<std::string> of(const std::string& text) {
     FirstRepeatedKey reader;
-    Json::sax_parse(text, &reader);
+    NJson::sax_parse(text, &reader);
     return reader.found_;
   }
   bool key(string_t& key) override {
@@ -445,7 +445,7 @@ ParsedJson parse_json_dom(const std::string& text) {
                              std::to_string(kMaxNumberChars) + " are read)");
   // nlohmann's reading, written back as JSON both agree on (throws when the text is not JSON at all). When
   // simdjson refused the text (an integer beyond 64 bits), its repeated key is looked for in a second pass.
-  const std::string normal = Json::parse(text).dump();
+  const std::string normal = NJson::parse(text).dump();
   if (error != simdjson::SUCCESS) repeated = FirstRepeatedKey::of(text);
   if (parse_into(thread_parser_one_deeper(), normal, out) != simdjson::SUCCESS ||
       scan_body(out.root, normal.size(), out.records))
@@ -454,14 +454,14 @@ ParsedJson parse_json_dom(const std::string& text) {
   return out;
 }
 
-Json parse_json(const std::string& text) {
+NJson parse_json(const std::string& text) {
   check_value_count(text);
   const auto parsed = thread_parser().parse(text);
   if (parsed.error() != simdjson::SUCCESS) {
     if (const std::size_t digits = longest_number(text); digits > kMaxNumberChars)
       throw std::runtime_error("it holds a number of " + std::to_string(digits) + " characters (at most " +
                                std::to_string(kMaxNumberChars) + " are read)");
-    return Json::parse(text);
+    return NJson::parse(text);
   }
   return to_nlohmann(parsed.value_unsafe());
 }

@@ -40,7 +40,7 @@ std::string_view mark(std::string_view verdict) {
   return verdict == "PASS" ? "✅" : verdict == "FAIL" ? "❌" : "⚠️";
 }
 
-void write_failures(std::ostream& out, const RunReport& report, const RunContext& context) {
+void write_markdown_failures(std::ostream& out, const RunReport& report, const RunContext& context) {
   if (report.failed() == 0) return;
   out << "\n### Failures\n";
   for (const RuleOutcome& r : report.rules) {
@@ -61,7 +61,7 @@ void write_failures(std::ostream& out, const RunReport& report, const RunContext
   }
 }
 
-void write_rules(std::ostream& out, const RunReport& report) {
+void write_markdown_rules(std::ostream& out, const RunReport& report) {
   out << "\n### Rules\n\n| status | rule | checked | source |\n|---|---|---|---|\n";
   for (const RuleOutcome& r : report.rules) {
     const std::string status = status_of(r, report.mode);
@@ -84,7 +84,7 @@ void write_rules(std::ostream& out, const RunReport& report) {
       out << "\nNote (`" << r.rule->name << "`): " << md(note) << "\n";
 }
 
-void write_coverage(std::ostream& out, const RunReport& report) {
+void write_markdown_coverage(std::ostream& out, const RunReport& report) {
   std::size_t exercised = 0;
   for (const CoverageRow& row : report.coverage)
     exercised += row.requests > 0 ? 1 : 0;
@@ -109,9 +109,9 @@ void write_markdown_report(std::ostream& out, const RunReport& report, const Run
       << report.seed << " · entities-images-contract " << tool_version() << "  \n"
       << detail::tally(report) << " · " << md(detail::run_totals(report)) << "\n";
   if (!report.fatal_error.empty()) out << "\n" << md(report.fatal_error) << "\n";
-  write_failures(out, report, context);
-  write_rules(out, report);
-  write_coverage(out, report);
+  write_markdown_failures(out, report, context);
+  write_markdown_rules(out, report);
+  write_markdown_coverage(out, report);
   out << "\n### Repeat this run\n\n" << fenced(detail::printable(context.command_line), "");
 }
 

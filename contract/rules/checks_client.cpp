@@ -291,7 +291,7 @@ void revalidation(const CheckContext&, const FollowAsk& ask, Findings& findings)
   findings.pass("revalidation");
 }
 
-constexpr Rule kRules[] = {
+constexpr Rule kClientRules[] = {
     {"image_loads", "pictures",
      "every record's image loads: 200 with the record's mime_type and a picture's bytes, redirects followed",
      "spec §2.1 (image: URL of the image); reference §4", PictureLoad{image_loads}},
@@ -312,7 +312,7 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 std::span<const Rule> detail::client_rules() {
-  return kRules;
+  return kClientRules;
 }
 
 }  // namespace entimg::contract

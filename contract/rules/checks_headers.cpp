@@ -283,7 +283,7 @@ void authenticated_not_shared(const CheckContext&, const Page& page, Findings& f
        ex.url, "", std::nullopt});
 }
 
-constexpr Rule kRules[] = {
+constexpr Rule kHeaderRules[] = {
     {"content_type_json", "headers", "Content-Type is application/json (parameters such as charset allowed)",
      "spec §4.1 (Response content type); reference §3.1, C9", EveryPage{content_type_json}},
     {"allow_header", "headers", "Allow lists exactly GET, POST, HEAD, OPTIONS, in any order",
@@ -306,7 +306,7 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 std::span<const Rule> detail::header_rules() {
-  return kRules;
+  return kHeaderRules;
 }
 
 }  // namespace entimg::contract

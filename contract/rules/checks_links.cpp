@@ -294,7 +294,7 @@ void link_origin(const CheckContext& context, const Page& page, Findings& findin
   if (const auto results = detail::result_records(page)) image_origins(page, own, *results, findings);
 }
 
-constexpr Rule kRules[] = {
+constexpr Rule kLinkRules[] = {
     {"next_link_offset", "links",
      "next is null exactly when offset+limit ≥ count, else carries offset=offset+limit",
      "spec §2.2 rule 2, §4.1 rule 2; reference §2.3, C3 / DRF pagination.py", EveryPage{next_link_offset}},
@@ -313,7 +313,7 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 std::span<const Rule> detail::link_rules() {
-  return kRules;
+  return kLinkRules;
 }
 
 void detail::check_link_limits(Json body, std::string_view expected, std::string_view why,

@@ -436,7 +436,7 @@ void default_page_length(const CheckContext&, const Page& default_page, Findings
   budget.finish();
 }
 
-constexpr Rule kRules[] = {
+constexpr Rule kPageRules[] = {
     {"status_ok", "headers", "GET of the collection answers 200 OK", "spec §4.1 (Success status)",
      EveryPage{status_ok}},
     {"json_body", "schema", "a 200 body is a JSON object", "spec §4.1 (Response body); reference §3.8",
@@ -465,7 +465,7 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 std::span<const Rule> detail::page_rules() {
-  return kRules;
+  return kPageRules;
 }
 
 }  // namespace entimg::contract

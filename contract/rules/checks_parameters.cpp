@@ -171,7 +171,7 @@ void format_json_same(const CheckContext&, const Page& with_format, const Page& 
   budget.finish();
 }
 
-constexpr Rule kRules[] = {
+constexpr Rule kParameterRules[] = {
     {"parameter_probe", "parameters",
      "limit=abc|0|-1|huge, offset=abc|-1|beyond count: 200, never 5xx, with DRF's effective limit and "
      "offset",
@@ -185,7 +185,7 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 std::span<const Rule> detail::parameter_rules() {
-  return kRules;
+  return kParameterRules;
 }
 
 }  // namespace entimg::contract

@@ -503,7 +503,7 @@ void filter_input(SideState& sides, const SideAsk& ask, const Page& page, const 
   fail(expected, got);
 }
 
-constexpr Rule kRules[] = {
+constexpr Rule kSideRules[] = {
     {"entity_filter", "sides",
      "?entity=N and /edw/api/entities/N/images/ list N's records alone, the same on both routes",
      "reference M10, §1.2, §5.5 (django-filter, edw's nested route)",
@@ -534,7 +534,7 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 std::span<const Rule> detail::side_rules() {
-  return kRules;
+  return kSideRules;
 }
 
 }  // namespace entimg::contract

@@ -271,7 +271,7 @@ bool empty_with_next(const Page& page) {
          !next->is_null();
 }
 
-constexpr Rule kRules[] = {
+constexpr Rule kWalkRules[] = {
     {"results_ascending", "ordering", "ids (or --order-key) strictly ascending within a page",
      "spec §2.2 rule 3", EveryPage{results_ascending}},
     {"ascending_across_pages", "ordering", "the last id of a page is below the first id of the next page",
@@ -292,7 +292,7 @@ constexpr Rule kRules[] = {
 }  // namespace
 
 std::span<const Rule> detail::walk_rules() {
-  return kRules;
+  return kWalkRules;
 }
 
 WalkChecker::WalkChecker(const CheckContext& context) : state_(context) {

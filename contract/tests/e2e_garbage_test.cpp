@@ -20,6 +20,8 @@ namespace {
 using namespace entimg;
 using namespace std::chrono_literals;
 using broken::RawServer;
+using broken::e2e::correct_service;
+using broken::e2e::Served;
 using Catch::Matchers::Contains;
 using mock::HttpRequest;
 using mock::HttpResponse;
@@ -87,27 +89,11 @@ void expect_failing(const Outcome& out, std::string_view rule, std::string_view 
       CHECK_FALSE(failure.message.empty());
 }
 
-// A server answering every request with handler, on cpp-httplib.
-class Served {
- public:
-  explicit Served(broken::Handler handler) : server_(std::move(handler)) { server_.start(); }
-  std::string url() const { return server_.url(); }
-
- private:
-  broken::HandlerServer server_;
-};
-
 HttpResponse answer(int status, std::string content_type, std::string body) {
   return HttpResponse{status,
                       std::move(content_type),
                       {{"Allow", "GET, POST, HEAD, OPTIONS"}, {"Vary", "Accept"}},
                       std::move(body)};
-}
-
-// The correct page for a request, from the mock, for servers that garble it.
-mock::Service& correct_service() {
-  static mock::Service service(mock::make_generated_dataset(broken::e2e::kRecords, broken::e2e::kSeed));
-  return service;
 }
 
 // The correct answer to the request the connection read, with its headers (Accept picks the representation,

@@ -26,6 +26,8 @@ namespace {
 
 using namespace entimg;
 using namespace std::chrono_literals;
+using broken::e2e::correct_service;
+using broken::e2e::Served;
 using Catch::Matchers::Contains;
 using mock::HttpRequest;
 using mock::HttpResponse;
@@ -33,7 +35,7 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 // Far above what each case needs, far below a hang; the child is killed at the bound.
-constexpr auto kBounded = 20s;
+constexpr auto kToolBound = 20s;
 // Console, JSON and JUnit of one run, each: a few hundred failures of a few hundred bytes.
 constexpr std::uintmax_t kMaxOutputBytes = 512 * 1024;
 
@@ -63,7 +65,7 @@ class TempDir {
 };
 
 struct ToolRun {
-  int exit_code = -1;  ///< -1: killed at kBounded
+  int exit_code = -1;  ///< -1: killed at kToolBound
   std::chrono::milliseconds elapsed{0};
   std::string console;    ///< stdout then stderr
   long peak_rss_kib = 0;  ///< the tool's peak resident set (getrusage's ru_maxrss)
@@ -103,7 +105,7 @@ ToolRun run_tool(const fs::path& dir, const std::vector<std::string>& args,
       run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
       break;
     }
-    if (Clock::now() - started > kBounded) {
+    if (Clock::now() - started > kToolBound) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
       break;
@@ -120,29 +122,13 @@ void check_bounded(const ToolRun& run, const std::vector<fs::path>& reports = {}
   INFO(run.console.substr(0, 4000));
   CHECK(run.exit_code >= 1);
   CHECK(run.exit_code <= 2);
-  CHECK(run.elapsed < kBounded);
+  CHECK(run.elapsed < kToolBound);
   CHECK(run.console.size() < kMaxOutputBytes);
   for (const fs::path& report : reports) {
     INFO(report);
     REQUIRE(fs::exists(report));
     CHECK(fs::file_size(report) < kMaxOutputBytes);
   }
-}
-
-// A server answering every request with handler, on cpp-httplib.
-class Served {
- public:
-  explicit Served(broken::Handler handler) : server_(std::move(handler)) { server_.start(); }
-  ~Served() { server_.stop(); }
-  std::string url() const { return server_.url(); }
-
- private:
-  broken::HandlerServer server_;
-};
-
-mock::Service& correct_service() {
-  static mock::Service service(mock::make_generated_dataset(broken::e2e::kRecords, broken::e2e::kSeed));
-  return service;
 }
 
 std::vector<std::string> check_args(const std::string& url, const fs::path& dir) {

@@ -12,7 +12,8 @@ using namespace entimg::mock::detail;
 namespace {
 const User kAlice{"alice", "s3cret"};  // base64 of "alice:s3cret": YWxpY2U6czNjcmV0
 
-HttpResponse ask(const std::string& method, std::vector<std::pair<std::string, std::string>> headers) {
+HttpResponse ask_collection(const std::string& method,
+                            std::vector<std::pair<std::string, std::string>> headers) {
   static const Service service(make_generated_dataset(30, 1), kAlice);
   headers.emplace_back("Host", "testserver");
   return service.handle(
@@ -47,19 +48,21 @@ TEST_CASE("Basic credentials are read as DRF reads them", "[auth]") {
 TEST_CASE("the user: OPTIONS lists POST, other writes 405, POST without a body 400, odd types 415",
           "[auth]") {
   const std::pair<std::string, std::string> alice{"Authorization", "Basic YWxpY2U6czNjcmV0"};
-  CHECK_THAT(ask("OPTIONS", {alice}).body, Catch::Contains(R"("actions":{"POST":{"id":)"));
-  CHECK_THAT(ask("OPTIONS", {}).body, !Catch::Contains("actions"));
-  const HttpResponse put = ask("PUT", {alice});
+  CHECK_THAT(ask_collection("OPTIONS", {alice}).body, Catch::Contains(R"("actions":{"POST":{"id":)"));
+  CHECK_THAT(ask_collection("OPTIONS", {}).body, !Catch::Contains("actions"));
+  const HttpResponse put = ask_collection("PUT", {alice});
   CHECK(put.status == 405);
   CHECK(put.body == R"({"detail":"Method \"PUT\" not allowed."})");
-  CHECK(ask("PUT", {}).status == 403);
-  CHECK(ask("GET", {{"Authorization", "Basic YTpi"}}).status == 403);
-  CHECK(ask("POST", {alice, {"Content-Length", "0"}}).body ==
+  CHECK(ask_collection("PUT", {}).status == 403);
+  CHECK(ask_collection("GET", {{"Authorization", "Basic YTpi"}}).status == 403);
+  CHECK(ask_collection("POST", {alice, {"Content-Length", "0"}}).body ==
         R"({"image":["No file was submitted."],"entity":["This field is required."]})");
-  const HttpResponse odd = ask("POST", {alice, {"Content-Type", "text/plain"}, {"Content-Length", "3"}});
+  const HttpResponse odd =
+      ask_collection("POST", {alice, {"Content-Type", "text/plain"}, {"Content-Length", "3"}});
   CHECK(odd.status == 415);
   CHECK(odd.body == R"({"detail":"Unsupported media type \"text/plain\" in request."})");
   // A multipart body that holds no part: the serializer finds the required fields missing.
-  CHECK(ask("POST", {alice, {"Content-Type", "multipart/form-data; boundary=x"}, {"Content-Length", "10"}})
+  CHECK(ask_collection("POST",
+                       {alice, {"Content-Type", "multipart/form-data; boundary=x"}, {"Content-Length", "10"}})
             .body == R"({"image":["No file was submitted."],"entity":["This field is required."]})");
 }

@@ -14,8 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "entimg/mock/server.hpp"
+#include "running_mock.hpp"
 
 using namespace entimg::mock;
+using entimg::mock::testing::RunningMock;
 
 namespace {
 
@@ -32,14 +34,6 @@ std::string header_of(const HttpResponse& r, const std::string& name) {
     if (n == name) return v;
   return "";
 }
-
-struct RunningMock {
-  MockServer server;
-  explicit RunningMock(ServerOptions options)
-      : server(std::make_shared<Service>(make_generated_dataset(1000, 1)), std::move(options)) {
-    server.start();
-  }
-};
 
 ServerOptions local(FaultOptions faults = {}, CorsOptions cors = {}) {
   ServerOptions o;

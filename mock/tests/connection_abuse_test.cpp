@@ -10,6 +10,7 @@
 
 #include "abuse/loopback.hpp"
 #include "entimg/mock/server.hpp"
+#include "running_mock.hpp"
 
 using namespace entimg::mock;
 using namespace entimg::mock::abuse;
@@ -25,13 +26,10 @@ ServerOptions short_limits(std::size_t threads = 4) {
   return o;
 }
 
-struct RunningMock {
+// A mock with the short limits unless a test says otherwise.
+struct RunningMock : entimg::mock::testing::RunningMock {
   explicit RunningMock(ServerOptions options = short_limits())
-      : server(std::make_shared<Service>(make_generated_dataset(1000, 1)), std::move(options)) {
-    server.start();
-  }
-  int port() const { return server.port(); }
-  MockServer server;
+      : entimg::mock::testing::RunningMock(std::move(options)) {}
 };
 
 // Sends `bytes` (ignoring a refusal part-way: the server may answer and close before it has them all),

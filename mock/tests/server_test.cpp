@@ -1,4 +1,5 @@
 #include "entimg/mock/server.hpp"
+#include "running_mock.hpp"
 
 #include <arpa/inet.h>
 #include <httplib.h>
@@ -11,16 +12,7 @@
 
 using namespace entimg::mock;
 
-namespace {
-// A mock on an ephemeral loopback port, stopped when the test ends.
-struct RunningMock {
-  MockServer server{std::make_shared<Service>(make_generated_dataset(1000, 1)), listen_on("127.0.0.1", 0, 8)};
-  RunningMock() {
-    server.bind();
-    server.start();
-  }
-};
-}  // namespace
+using entimg::mock::testing::RunningMock;
 
 TEST_CASE("the server answers GET and HEAD with the same headers, HEAD without a body", "[server]") {
   RunningMock mock;

@@ -13,6 +13,7 @@
 #include "entimg/contract/report.hpp"
 #include "entimg/contract/runner.hpp"
 #include "entimg/mock/dataset.hpp"
+#include "entimg/mock/service.hpp"
 
 namespace entimg::broken::e2e {
 
@@ -37,6 +38,23 @@ class Deployment {
   HandlerServer server_;
   std::string_view base_path_;
 };
+
+/// A server answering every request with handler, serving until destroyed.
+class Served {
+ public:
+  explicit Served(Handler handler) : server_(std::move(handler)) { server_.start(); }
+  ~Served() { server_.stop(); }
+  std::string url() const { return server_.url(); }
+
+ private:
+  HandlerServer server_;
+};
+
+/// The correct answers for Deployment's records, from the mock, for servers that garble them.
+inline mock::Service& correct_service() {
+  static mock::Service service(mock::make_generated_dataset(kRecords, kSeed));
+  return service;
+}
 
 inline const contract::Schemas& schemas() {
   static const contract::Schemas loaded = contract::Schemas::load();

@@ -5,12 +5,16 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "broken/answer_edit.hpp"
 #include "positions.hpp"
 
 namespace entimg::mutants::detail {
+
+/// The collection's path.
+inline constexpr std::string_view kCollection = "/edw/api/entities-images/";
 
 using Mutate = std::function<void(const Call&, mock::HttpResponse&, Wire&)>;
 /// Draws one mutant of a class: its parameters and position from the rng.

@@ -18,8 +18,6 @@ using broken::set_header;
 using mock::HttpRequest;
 using mock::HttpResponse;
 
-constexpr std::string_view kCollection = "/edw/api/entities-images/";
-
 bool is_get(const Call& c) {
   return c.request.method == "GET";
 }

@@ -22,8 +22,6 @@ using broken::set_param;
 using mock::HttpRequest;
 using mock::HttpResponse;
 
-constexpr std::string_view kCollection = "/edw/api/entities-images/";
-
 std::string host_of(const Call& c) {
   return c.request.header("Host").value_or(c.request.server_authority);
 }
