@@ -13,15 +13,18 @@ tools_only=false
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates curl
   libcpp-httplib-dev nlohmann-json3-dev catch2 libssl-dev zlib1g-dev libbrotli-dev
-  libpcre2-dev libjemalloc-dev libsimdjson-dev libcli11-dev help2man
+  libpcre2-dev libjemalloc-dev libsimdjson-dev libcli11-dev help2man patchelf
 )
+# patchelf: ci/portable.sh gives the libraries the portable tarball carries their run path ($ORIGIN).
 if ! $tools_only; then
   packages+=(
     clang-format clang-14 libclang-rt-14-dev universal-ctags
     python3 python3-django python3-djangorestframework python3-django-filters python3-pil
     wrk nginx-light time libjpeg-turbo-progs chromium prometheus
-    emscripten node-acorn default-jre-headless
+    emscripten node-acorn default-jre-headless libxml2-utils mmdebstrap
   )
+  # libxml2-utils: xmllint checks the JUnit report against Ant's JUnit.xsd (contract.junit_report_dashboards).
+  # mmdebstrap: ci/portable_test.sh unpacks a fresh Debian 13 root file system to run the portable tarball in.
   # emscripten (3.1.6, clang 14) builds the mock's core as WebAssembly for the npm package (the wasm preset);
   # its optimiser needs node-acorn, found through NODE_PATH=/usr/share/nodejs (set by the preset).
   # default-jre-headless: runs the jar the npm package specmatic ships (mock.openapi_specmatic, bench/openapi.sh).

@@ -41,3 +41,32 @@ find_program(ENTIMG_NODE node)
 if(NOT ENTIMG_NODE)
   set(ENTIMG_NODE node)
 endif()
+
+# The portable tarball (the portable preset, ci/portable.sh, docs/build.md#the-portable-tarball): its programs may
+# need nothing a distribution does not have everywhere (glibc, libstdc++, libgcc_s, OpenSSL 3, zlib). PCRE2,
+# jemalloc and Brotli are linked from the static archives Debian ships; cpp-httplib and simdjson, which Debian
+# ships only as shared libraries (its cpp-httplib header is the split one, its code in libcpp-httplib.so), are
+# carried in the tarball's lib/ and found through the run path $ORIGIN/../lib.
+option(ENTIMG_PORTABLE "Link the programs for the portable tarball: PCRE2, jemalloc and Brotli static, run path \$ORIGIN/../lib" OFF)
+if(ENTIMG_PORTABLE)
+  # A pkg-config target made to link these static archives (lib<name>.a) and what they need, in place of the
+  # shared libraries; the targets' names stay, so every link line stays as it is.
+  function(entimg_link_static target)
+    cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "ARCHIVES;NEEDS")
+    set(archives)
+    foreach(name IN LISTS arg_ARCHIVES)
+      find_library(archive NAMES lib${name}.a REQUIRED NO_CACHE)
+      list(APPEND archives ${archive})
+      unset(archive)
+    endforeach()
+    set_target_properties(${target} PROPERTIES INTERFACE_LINK_LIBRARIES "${archives};${arg_NEEDS}"
+                                               INTERFACE_LINK_OPTIONS "" INTERFACE_LINK_DIRECTORIES "")
+  endfunction()
+  entimg_link_static(PkgConfig::PCRE2 ARCHIVES pcre2-8)
+  entimg_link_static(PkgConfig::JEMALLOC ARCHIVES jemalloc NEEDS Threads::Threads m dl)
+  entimg_link_static(PkgConfig::BROTLIDEC ARCHIVES brotlidec brotlicommon)
+  set(CMAKE_SKIP_BUILD_RPATH OFF)
+  set(CMAKE_BUILD_WITH_INSTALL_RPATH ON)
+  set(CMAKE_INSTALL_RPATH "\$ORIGIN/../lib")
+  add_link_options(LINKER:--enable-new-dtags)  # DT_RUNPATH, not the older DT_RPATH
+endif()

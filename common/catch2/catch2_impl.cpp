@@ -1,5 +1,5 @@
 // Catch2's implementation (its single header with CATCH_CONFIG_RUNNER), compiled once for every test
-// binary and for the contract tool's JUnit report. common/CMakeLists.txt builds it without sanitizers
+// binary. common/CMakeLists.txt builds it without sanitizers
 // and without optimisation: it is third-party code, and it was the dearest object of the build.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
@@ -10,13 +10,6 @@ namespace entimg::catch2 {
 
 int run_main(int argc, char* argv[]) {
   return Catch::Session().run(argc, argv);
-}
-
-bool run_session(int argc, const char* const argv[]) {
-  Catch::Session session;
-  if (session.applyCommandLine(argc, argv) != 0) return false;
-  session.run();
-  return true;
 }
 
 }  // namespace entimg::catch2

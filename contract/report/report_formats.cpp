@@ -21,9 +21,10 @@ bool to_file(const std::filesystem::path& file, const Write& write) {
 
 const std::vector<ReportFormat>& report_formats() {
   static const std::vector<ReportFormat> formats = {
-      {"--junit", "write a JUnit XML report (Catch2's reporter)",
-       [](const RunReport& report, const RunContext&, const std::filesystem::path& file) {
-         return write_junit_report(report, file);
+      {"--junit",
+       "write a JUnit XML report: a test case a rule, with its time, a\nfailure's message, a skip's reason",
+       [](const RunReport& report, const RunContext& context, const std::filesystem::path& file) {
+         return write_junit_report(report, context, file);
        },
        [](const DiffReport& report, const DiffOptions&, const std::filesystem::path& file) {
          return write_junit_diff(report, file);

@@ -28,7 +28,33 @@ Findings::Tally& Findings::tally(std::string_view rule) {
   return tallies_.emplace_back(Tally{std::string(rule)});
 }
 
+void Findings::judged(std::string_view rule, std::chrono::steady_clock::time_point first,
+                      std::chrono::steady_clock::time_point last) {
+  for (Span& span : spans_) {
+    if (span.rule != rule) continue;
+    span.first = std::min(span.first, first);
+    span.last = std::max(span.last, last);
+    return;
+  }
+  spans_.push_back({std::string(rule), first, last});
+}
+
+std::chrono::nanoseconds Findings::judged_for(std::string_view rule) const {
+  for (const Span& span : spans_)
+    if (span.rule == rule) return span.last - span.first;
+  return std::chrono::nanoseconds{0};
+}
+
+void Findings::merge_spans(const Findings& other) {
+  for (const Span& span : other.spans_)
+    judged(span.rule, span.first, span.last);
+}
+
 void Findings::fail(Failure failure) {
+  if (stamping_) {
+    const auto now = std::chrono::steady_clock::now();
+    judged(failure.rule, now, now);
+  }
   Tally& t = tally(failure.rule);
   if (t.kept >= kKeptFailures) {
     ++t.left_out;
@@ -54,6 +80,10 @@ std::uint64_t Findings::left_out(std::string_view rule) const {
 
 void Findings::pass(std::string_view rule, std::uint64_t n) {
   if (n == 0) return;
+  if (stamping_) {
+    const auto now = std::chrono::steady_clock::now();
+    judged(rule, now, now);
+  }
   for (auto& [name, count] : passes_) {
     if (name == rule) {
       count += n;
@@ -80,6 +110,8 @@ std::uint64_t Findings::checked(std::string_view rule) const {
 }
 
 void Findings::merge(const Findings& other) {
+  stamping_ = false;
+  merge_spans(other);
   for (const Failure& f : other.failures_)
     fail(f);
   for (const Tally& t : other.tallies_)
@@ -88,9 +120,12 @@ void Findings::merge(const Findings& other) {
     pass(rule, count);
   for (const auto& [rule, text] : other.notes_)
     note(rule, text);
+  stamping_ = true;
 }
 
 void Findings::merge_excusing(const Findings& other, const std::vector<std::string_view>& rules) {
+  stamping_ = false;
+  merge_spans(other);
   const auto excused = [&](std::string_view rule) {
     return std::find(rules.begin(), rules.end(), rule) != rules.end();
   };
@@ -108,6 +143,7 @@ void Findings::merge_excusing(const Findings& other, const std::vector<std::stri
     pass(rule, count);
   for (const auto& [rule, text] : other.notes_)
     note(rule, text);
+  stamping_ = true;
 }
 
 }  // namespace entimg::contract

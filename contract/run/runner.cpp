@@ -392,6 +392,7 @@ void Run::fill_outcomes(RunReport& report) const {
     outcome.rule = &rule;
     outcome.selected = context_.runs(rule.name);
     outcome.checked = findings_.checked(rule.name);
+    outcome.judged_for = findings_.judged_for(rule.name);
     // A fault repeated on every page of a long walk would make reports of hundreds of megabytes:
     // Findings keeps the first ones of each rule and counts the rest.
     for (const Failure& f : findings_.failures())

@@ -3,13 +3,15 @@
 // deflate and gzip (mock/wasm/deflate_js.cpp). One instance a mock; the module is compiled once (wasm.js).
 import pako from "pako";
 import createCore from "./core/core.mjs";
+import { load, web } from "./environment.js";
 import { compileCore } from "./wasm.js";
 
-const utf8 = new TextEncoder();
+// Made once the environment's classes are known (environment.js: Jest's plain jsdom has no TextEncoder).
+let utf8;
 // Not TextDecoder("latin1"): the Encoding standard reads that label as windows-1252. ASCII text (nearly every
 // header) is read by the UTF-8 decoder, which agrees with latin-1 below 0x80: 0.3 µs a header instead of 1.9
 // for String.fromCharCode(...bytes), which took a fifth of a page's time in the core (bench/npm.sh).
-const asciiDecoder = new TextDecoder();
+let asciiDecoder;
 const latin1Text = (bytes) => {
   let ascii = true;
   for (let i = 0; i < bytes.length && ascii; ++i) ascii = bytes[i] < 0x80;
@@ -21,6 +23,9 @@ const latin1Text = (bytes) => {
 
 export class Core {
   static async create(optionsJson, onLog, wasm) {
+    await load();
+    utf8 ??= new web.TextEncoder();
+    asciiDecoder ??= new web.TextDecoder();
     const module = await compileCore(wasm);
     const core = new Core();
     core.head = { serial: 0, reason: "", contentType: "", pairs: [] };  // the last answer's head read (readResponse)
@@ -48,7 +53,7 @@ export class Core {
 
   describe() {
     const reply = this.#reply(this.module._mock_describe(this.id));
-    return new TextDecoder().decode(reply.subarray(1));
+    return asciiDecoder.decode(reply.subarray(1));
   }
 
   /// { ticket, delayMs, drop, slowBodyBps, response?, served? } for a request
@@ -120,7 +125,7 @@ export class Core {
   #replyAt(at) {
     const heap = this.module.HEAPU8;  // after the call: memory may have grown
     if (heap[at + 4] === 0x45)
-      throw new Error(new TextDecoder().decode(heap.subarray(at + 5, at + 4 + u32(heap, at))));
+      throw new Error(asciiDecoder.decode(heap.subarray(at + 5, at + 4 + u32(heap, at))));
     return at + 4;
   }
 }

@@ -9,6 +9,10 @@ export type { ImageRecord, PageOfImageRecords };
 export type DatasetRecord = Omit<ImageRecord, "image"> & { image?: string };
 
 export interface MockOptions {
+  /** createMock(): what a relative URL given to fetch() resolves against (else the environment's location, as under
+   *  jsdom); handlers(): where the app calls the API (default "http://localhost:8000"). An absolute http(s) URL, the
+   *  deployment's, not the endpoint's: a path in it is a prefix links and image URLs carry (FORCE_SCRIPT_NAME). */
+  baseUrl?: string | URL;
   /** Size of the generated collection (default 300000). Not with `dataset`. */
   records?: number;
   /** Seed of the generated collection and of the faults (default 1); up to 2^64-1 as a bigint or a string. */

@@ -1,7 +1,8 @@
 // entities-images-mock: the Entity Images Listing Service mock, the native mock's own C++ core compiled to
 // WebAssembly, answering standard Fetch Requests. docs/npm.md.
 import { Core } from "./core.js";
-import { coreOptions } from "./options.js";
+import { incomplete, missingMessage, web } from "./environment.js";
+import { baseUrlParts, coreOptions, uploadLimit } from "./options.js";
 import { withPrefix } from "./prefix.js";
 import { formDataBody, isFormData, unreadableUpload } from "./upload.js";
 
@@ -39,7 +40,7 @@ function httpDate() {
 function trickle(body, bps) {
   const step = Math.max(1, Math.floor(bps / 10));
   let at = 0;
-  return new ReadableStream({
+  return new web.ReadableStream({
     async pull(controller) {
       if (at > 0) await new Promise((resolve) => setTimeout(resolve, 100));
       controller.enqueue(body.slice(at, at + step));
@@ -87,14 +88,19 @@ function coreRequest(request, prefix = "", body = EMPTY) {
 // The core's request for a fetch input without waiting (a URL, or a Request with no body), else undefined.
 function readyRequest(input, init, prefix) {
   if (init !== undefined) return undefined;
-  if (input instanceof Request) return input.body === null ? coreRequest(input, prefix) : undefined;
+  if (input instanceof web.Request) return input.body === null ? coreRequest(input, prefix) : undefined;
   return prefix ? undefined : urlRequest(input);
 }
 
 // A 400 of the front's own, for a request the core must not see (an upload whose file arrived as text).
 function refusal(detail) {
-  const body = new TextEncoder().encode(JSON.stringify({ detail: `entities-images-mock: ${detail}` }));
-  const answer = () => ({ status: 400, reason: "Bad Request", contentType: "application/json", headers: [], body });
+  return frontAnswer(400, "Bad Request", detail);
+}
+
+// An answer of the front's own, `{"detail": "entities-images-mock: …"}`, as a plan.
+function frontAnswer(status, reason, detail) {
+  const body = new web.TextEncoder().encode(JSON.stringify({ detail: `entities-images-mock: ${detail}` }));
+  const answer = () => ({ status, reason, contentType: "application/json", headers: [], body });
   return { delayMs: 0, drop: false, slowBodyBps: 0, dropped() {}, answer, response: () => fetchResponse(answer(), "POST", 0) };
 }
 
@@ -169,10 +175,16 @@ class Planned {
 }
 
 // The plan of a Fetch input: a Request, or what makes one with init. `state`: the core's promise, and the
-// core itself once it runs (no promise to wait for then).
+// core itself once it runs (no promise to wait for then); createMock()'s baseUrl ({ origin, prefix }) and
+// upload limit. `prefix`: handlers()' path prefix, else baseUrl's for a URL under it.
 async function plan(state, input, init, prefix = "") {
+  const c = state.core ?? (await state.corePromise);  // and the environment's classes with it (environment.js)
+  input = absolute(input, state.base);
+  prefix ||= underPrefix(input, state.base);
   const ready = readyRequest(input, init, prefix);
-  if (ready) return planNow(state.core ?? (await state.corePromise), ready, prefix);
+  if (ready) return planNow(c, ready, prefix);
+  const tooBig = oversizedUpload(input, init, state.uploadBytes);
+  if (tooBig) return tooBig;  // before a byte of the body is read
   let request;
   try {
     request = await fetchRequest(input, init);
@@ -181,33 +193,96 @@ async function plan(state, input, init, prefix = "") {
     return refusal(e.message);  // a file of the FormData whose bytes cannot be read
   }
   const body = request.body ? new Uint8Array(await request.arrayBuffer()) : EMPTY;
-  return planNow(state.core ?? (await state.corePromise), coreRequest(request, prefix, body), prefix);
+  return planNow(c, coreRequest(request, prefix, body), prefix);
+}
+
+// A relative URL (text) made absolute as fetch() would where the app runs: against createMock()'s baseUrl, else
+// the environment's location (jsdom's http://localhost/, a page's); with neither, a TypeError naming baseUrl.
+function absolute(input, base) {
+  if (typeof input !== "string") return input;
+  try {
+    return new URL(input).href;
+  } catch {
+    // relative, or not a URL at all: resolved below, or refused by Request as fetch() refuses it
+  }
+  const against = base?.origin ?? globalThis.location?.href;
+  try {
+    return new URL(input, against).href;
+  } catch {
+    throw new TypeError(`entities-images-mock: cannot resolve the relative URL '${input}': ` +
+                        (against === undefined ? "this environment has no location to resolve it against"
+                                               : `it does not resolve against ${against}`) +
+                        `; give createMock() a baseUrl (createMock({ baseUrl: "http://localhost:8000" })), or fetch an absolute URL`);
+  }
+}
+
+// baseUrl's path prefix where the input's URL is under it (createMock({ baseUrl: "https://example.org/backend" })).
+function underPrefix(input, base) {
+  if (!base?.prefix) return "";
+  const url = input instanceof web.Request ? input.url : String(input);
+  return url.startsWith(`${base.origin}${base.prefix}/`) ? base.prefix : "";
+}
+
+const tagOf = (value) => Object.prototype.toString.call(value);
+const isBlob = (value) => /^\[object (Blob|File)\]$/.test(tagOf(value));
+
+// The size of a request's body where it is known without reading it: a Blob's size, a FormData's files and
+// fields, bytes' or text's length, else its Content-Length. Undefined where only reading it would tell.
+function declaredSize(input, init) {
+  const body = init?.body;
+  if (body !== undefined && body !== null) {
+    if (isBlob(body)) return body.size;
+    if (isFormData(body)) {
+      let n = 0;
+      for (const [, value] of body.entries()) n += isBlob(value) ? value.size : String(value).length;
+      return n;  // NaN where a file does not say its size
+    }
+    if (tagOf(body) === "[object ArrayBuffer]" || ArrayBuffer.isView(body)) return body.byteLength;
+    if (typeof body === "string") return body.length;
+  }
+  const headers = init?.headers !== undefined ? new web.Headers(init.headers)
+    : input instanceof web.Request ? input.headers : undefined;
+  const length = headers?.get("content-length");
+  return length && /^\d{1,16}$/.test(length) ? Number(length) : undefined;
+}
+
+// An upload whose body alone is more than uploadBytes can never be kept: answered 507 at once, as the core would
+// answer it once the body was in, without reading or copying the body (issue 44: a 300 MB Blob took 173 s to
+// its 507 and held 1.2 GiB). Undefined for anything else.
+function oversizedUpload(input, init, limit) {
+  const method = (init?.method ?? (input instanceof web.Request ? input.method : "GET")).toUpperCase();
+  if (method !== "POST") return undefined;
+  const size = declaredSize(input, init);
+  if (!Number.isFinite(size) || size <= limit) return undefined;  // unknown, or within: read it
+  return frontAnswer(507, "Insufficient Storage",
+    `the mock keeps at most ${limit} bytes of uploads in memory (uploadBytes; --upload-bytes natively), and this ` +
+    `upload's body is ${size} bytes: it cannot fit, and was refused before it was read`);
 }
 
 // A FormData body is written out here (upload.js), so that each file's own bytes are sent whatever Blob it is.
 async function fetchRequest(input, init) {
   if (isFormData(init?.body)) {
     const { body, contentType } = await formDataBody(init.body);
-    const headers = new Headers(init.headers);
+    const headers = new web.Headers(init.headers);
     headers.set("content-type", contentType);
-    return new Request(input, { ...init, body, headers });
+    return new web.Request(input, { ...init, body, headers });
   }
-  return input instanceof Request && init === undefined ? input : new Request(input, init);
+  return input instanceof web.Request && init === undefined ? input : new web.Request(input, init);
 }
 
 function fetchResponse(answer, method, bps) {
   const noBody = method === "HEAD" || NO_BODY.has(answer.status);
   const body = noBody ? null : bps > 0 && answer.body.length > 0 ? trickle(answer.body, bps) : answer.body;
-  return new Response(body, { status: answer.status, statusText: answer.reason, headers: answerHeaders(answer, answer.headers) });
+  return new web.Response(body, { status: answer.status, statusText: answer.reason, headers: answerHeaders(answer, answer.headers) });
 }
 
 /// Creates a mock. Options are the CLI's (records, seed, dataset, user, cors, latency, failRate, failStatus,
 /// dropRate, slowBody, churn, gzip, admin, ...); a bad one throws here. `ready` resolves once the core runs.
 export function createMock(options = {}) {
-  for (const name of ["Request", "Response", "Headers", "TextEncoder", "WebAssembly"])
-    if (typeof globalThis[name] === "undefined")
-      throw new Error(`entities-images-mock needs the global ${name} (the Fetch API of Node 18+ or a browser); under Jest's ` +
-                      `jsdom use testEnvironment "jest-fixed-jsdom", which keeps Node's (docs/npm.md#jest-and-vitest)`);
+  // Outside Node nothing stands in for a missing class (environment.js): said at once.
+  if (incomplete() && !(typeof process !== "undefined" && process.versions?.node))
+    throw new Error(missingMessage(["TextEncoder", "TextDecoder", "Request", "Response", "Headers", "ReadableStream"]
+      .filter((name) => typeof globalThis[name] === "undefined")));
   const optionsJson = coreOptions(options);
   const onLog = options.onLog ?? (options.log && options.log !== "none" ? (line) => console.error(line) : undefined);
   const core = Core.create(optionsJson, onLog, options.wasm).then((c) => {
@@ -215,8 +290,10 @@ export function createMock(options = {}) {
     return c;
   });
   core.catch(() => {});  // reported by `ready` and by every request
-  const state = { corePromise: core, core: undefined };
+  const base = options.baseUrl === undefined ? undefined : baseUrlParts(options.baseUrl);
+  const state = { corePromise: core, core: undefined, base, uploadBytes: uploadLimit(options) };
   core.then((c) => (state.core = c), () => {});
+  const direct = !base?.prefix;  // no prefix to look for: a URL may be planned without a promise
 
   const mock = {
     /// Resolves to the mock once its core is compiled and its collection made; rejects saying why not.
@@ -228,7 +305,7 @@ export function createMock(options = {}) {
     /// latency the options or X-Mock-Latency ask for; a dropped request rejects as fetch does (TypeError).
     async fetch(input, init) {
       // Without a promise to wait for, the plan is made, and its answer read, in this call: the core may serve it at once.
-      const ready = state.core && readyRequest(input, init, "");
+      const ready = direct && state.core && readyRequest(input, init, "");
       const planned = ready ? planNow(state.core, ready, "", true) : await plan(state, input, init);
       if (planned.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.delayMs));
       if (planned.drop) {

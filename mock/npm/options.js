@@ -79,11 +79,23 @@ function churn(r, v) {
   return [i, d];
 }
 
-// The dataset is the npm mock's own: records or their text, not a path (the CLI reads the file).
+// The dataset is the npm mock's own: records or their text, not a path (the CLI reads the file). Text that cannot
+// be JSON Lines or a JSON array (its first character is neither '{' nor '[') is refused here, saying what it looks
+// like, instead of reaching the core's JSON parser (issue 44: a path got the parser's "syntax error at line 1").
 function dataset(r, v) {
   if (Array.isArray(v)) return JSON.stringify(v);
-  if (typeof v === "string") return v;
-  throw new TypeError(`option ${r.name} needs an array of records or their JSON Lines (or JSON array) text`);
+  if (typeof v !== "string")
+    throw new TypeError(`option ${r.name} needs an array of records or their JSON Lines (or JSON array) text`);
+  const text = v.trimStart();
+  if (text === "" || text[0] === "{" || text[0] === "[") return v;
+  const head = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  const path = !/[\r\n]/.test(text.trimEnd()) && (/\.(json|jsonl|ndjson|txt)$/i.test(text.trimEnd()) || /[\\/]/.test(text));
+  if (path)
+    throw new TypeError(`option ${r.name} takes the records' text, not a file path: '${head}' looks like a path. Read ` +
+                        `the file first: createMock({ dataset: fs.readFileSync(${JSON.stringify(text.trimEnd())}, "utf8") }) ` +
+                        `(npx entities-images-mock --dataset PATH reads it itself)`);
+  throw new TypeError(`option ${r.name} needs an array of records, or JSON Lines (one record a line) or JSON array text, ` +
+                      `which starts with '{' or '[': got text starting '${head}'`);
 }
 
 // Each row's value as the core takes it, by the row's kind.
@@ -107,8 +119,13 @@ function helpOf(r) {
 //  name, flag, value's form, help, check: each a row of the native mock's flag table.
 export const OPTIONS = FLAGS.map((r) => [r.name, r.flag, r.type, helpOf(r), (v) => ({ [r.name]: KINDS[r.kind](r, v) })]);
 
-/// baseUrl as handlers() takes it: { origin, prefix } of an absolute http(s) URL, its path (without a trailing
-/// slash) the prefix a deployment under a path answers with (FORCE_SCRIPT_NAME).
+// The endpoint's own path and the pictures': a baseUrl holding one names the endpoint, not the deployment.
+const ROUTES = /(^|\/)(edw|media)(\/|$)/;
+
+/// baseUrl as handlers() and createMock() take it: { origin, prefix } of an absolute http(s) URL, its path
+/// (without a trailing slash) the prefix a deployment under a path answers with (FORCE_SCRIPT_NAME). A path
+/// that holds the endpoint's (…/edw/api/entities-images/) is refused, naming the baseUrl meant: taken as a
+/// prefix, no request would have been answered (issue 44).
 export function baseUrlParts(value) {
   let url;
   try {
@@ -119,18 +136,23 @@ export function baseUrlParts(value) {
   if (!url || !/^https?:$/.test(url.protocol) || !/^https?:\/\//i.test(String(value)) || url.search || url.hash)
     throw new TypeError(`option baseUrl needs an absolute http(s) URL such as 'http://localhost:8000' or ` +
                         `'https://api.example.org/backend' (no query), got ${show(value)}`);
-  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, "") };
+  const prefix = url.pathname.replace(/\/+$/, "");
+  const route = ROUTES.exec(prefix);
+  if (route) {
+    const meant = url.origin + prefix.slice(0, route.index);
+    throw new TypeError(`option baseUrl is where the deployment answers, not the endpoint: ${show(String(value))} holds ` +
+                        `the path /${route[2]}/, which the mock answers under it; give ${show(meant)}`);
+  }
+  return { origin: url.origin, prefix };
 }
 
 const isWasm = (v) => ["[object WebAssembly.Module]", "[object ArrayBuffer]", "[object Promise]"].includes(
   Object.prototype.toString.call(v)) || ArrayBuffer.isView(v) || v instanceof URL || typeof v === "string";
 
-// The options of the JavaScript fronts, beside the flag table's rows: name, check (throws). baseUrl is
-// handlers()' own (msw.js takes it out and checks it with baseUrlParts), so createMock() refuses it.
+// The options of the JavaScript fronts, beside the flag table's rows: name, check (throws). handlers() takes
+// baseUrl out itself (msw.js); createMock() takes it for relative URLs and a prefix (index.js).
 const FRONT_OPTIONS = [
-  ["baseUrl", () => {
-    throw new TypeError("option baseUrl is handlers()'s (the origin, and path, MSW answers); createMock().fetch answers any URL");
-  }],
+  ["baseUrl", baseUrlParts],  // createMock(): what relative URLs resolve against, and its path prefix
   ["log", (v) => {
     if (!["none", "text", "json"].includes(v)) throw new RangeError(`option log is 'none', 'text' or 'json', got ${show(v)}`);
   }],
@@ -145,6 +167,12 @@ const FRONT_OPTIONS = [
 
 /// Every option's name, for the unknown-option message.
 export const OPTION_NAMES = [...OPTIONS.map((o) => o[0]), ...FRONT_OPTIONS.map((o) => o[0])];
+
+/// uploadBytes as createMock() got it (checked by coreOptions), else its default: the front refuses a larger
+/// upload before reading its body.
+export function uploadLimit(options) {
+  return options.uploadBytes === undefined ? Number(row("uploadBytes").default) : Number(options.uploadBytes);
+}
 
 /// createMock()'s options as the core's JSON, keyed by the rows' names (a seed beyond 2^53 kept exact).
 export function coreOptions(options = {}) {

@@ -3,6 +3,7 @@
 // so undici's Request would write its parts as text). And a multipart body in which a file has already become
 // text ('[object File]' from a FormData that did not take the File, 'undefined' from a Request that could
 // not read it) is refused with a 400 that says so, instead of a picture of those bytes stored and listed.
+import { web } from "./environment.js";
 
 const tag = (value) => Object.prototype.toString.call(value);
 const isBlob = (value) => typeof value === "object" && value !== null && /^\[object (Blob|File)\]$/.test(tag(value));
@@ -30,7 +31,7 @@ const quoted = (text) => String(text).replace(/"/g, "%22").replace(/\r/g, "%0D")
 /// { body, contentType }: the multipart/form-data encoding of `form`, each file's bytes read from its Blob.
 export async function formDataBody(form) {
   const boundary = `----entities-images-mock-${Math.random().toString(16).slice(2)}`;
-  const utf8 = new TextEncoder();
+  const utf8 = new web.TextEncoder();
   const parts = [];
   for (const [name, value] of form.entries()) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"`;
@@ -54,7 +55,7 @@ const BLOB_AS_TEXT = new Set(["undefined", "[object File]", "[object Blob]", "[o
 export function unreadableUpload(contentType, body) {
   const boundary = /^multipart\/form-data;.*boundary="?([^";]+)"?/i.exec(contentType ?? "")?.[1];
   if (!boundary || body.length > 1 << 20) return undefined;  // a real picture: nothing to suspect
-  const text = new TextDecoder("latin1").decode(body);  // only ASCII is compared
+  const text = new web.TextDecoder("latin1").decode(body);  // only ASCII is compared
   for (const part of text.split(`--${boundary}`)) {
     const at = part.indexOf("\r\n\r\n");
     if (at < 0) continue;

@@ -33,6 +33,7 @@ NORMALISE = [
     # The version comes from CMake's project(); a release does not change what the reports say.
     (re.compile(r"entities-images-contract \d+\.\d+\.\d+"), "entities-images-contract {VERSION}"),
     (re.compile(r'"version": "\d+\.\d+\.\d+"'), '"version": "{VERSION}"'),
+    (re.compile(r'name="version" value="\d+\.\d+\.\d+"'), 'name="version" value="{VERSION}"'),
     (re.compile(r"started \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"), "started {TIME}"),
 ]
 

@@ -11,7 +11,7 @@ tarball=$(ls "$(cd "$1" && pwd)"/entities-images-mock-*.tgz 2>/dev/null | head -
 app=$2
 rm -rf "$app"
 mkdir -p "$app"
-cp "$here"/app/* "$app"/
+cp -r "$here"/app/. "$app"/
 echo '{"name": "frontend-app", "private": true, "type": "module"}' > "$app/package.json"
 msw=$(node -p "require('$root/package.json').devDependencies.msw")
 cd "$app"

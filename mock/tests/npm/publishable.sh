@@ -10,7 +10,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tar -xzf "$tarball" -C "$work"
 fail=0
-for file in README.md LICENSE package.json index.js index.cjs index.d.ts msw.js msw.cjs msw.d.ts entities-images.d.ts \
+for file in README.md LICENSE package.json index.js index.cjs index.d.ts index.d.cts msw.js msw.cjs msw.d.ts msw.d.cts \
+            entities-images.d.ts entities-images.d.cts environment.js node-global.js \
             inline-wasm.d.ts core/core.wasm core/core.mjs core/core-wasm.js bin/entities-images-mock.js; do
   [ -s "$work/package/$file" ] || { echo "FAIL: the tarball has no $file"; fail=1; }
 done

@@ -44,13 +44,43 @@ for (const [name, [good, bad]] of Object.entries(CASES)) {
   });
 }
 
-test("option baseUrl: an absolute http(s) URL, in handlers() only", () => {
-  for (const value of ["http://localhost:8000", "https://api.example.org/backend/", new URL("http://a:1")])
-    assert.doesNotThrow(() => handlers({ baseUrl: value }));
-  const message = /^option baseUrl needs an absolute http\(s\) URL such as 'http:\/\/localhost:8000'/;
-  for (const value of ["localhost:8000", "/", "ftp://example.org", "http://x/?q=1", 8000, "//example.org"])
-    assert.throws(() => handlers({ baseUrl: value }), { name: "TypeError", message }, String(value));
-  assert.throws(() => createMock({ baseUrl: "http://localhost:8000" }), { message: /^option baseUrl is handlers\(\)'s/ });
+test("option baseUrl: an absolute http(s) URL of the deployment, not of the endpoint", () => {
+  for (const make of [handlers, createMock]) {
+    for (const value of ["http://localhost:8000", "https://api.example.org/backend/", new URL("http://a:1"), "http://x/edwin/"])
+      assert.doesNotThrow(() => make({ baseUrl: value }));
+    const message = /^option baseUrl needs an absolute http\(s\) URL such as 'http:\/\/localhost:8000'/;
+    for (const value of ["localhost:8000", "/", "ftp://example.org", "http://x/?q=1", 8000, "//example.org"])
+      assert.throws(() => make({ baseUrl: value }), { name: "TypeError", message }, String(value));
+    // The endpoint's URL, or a picture's, taken as a prefix no request would be under (issue 44): refused at once.
+    for (const [value, meant] of [["http://localhost:8000/edw/api/entities-images/", "http://localhost:8000"],
+                                  ["https://example.org/backend/edw/api/", "https://example.org/backend"],
+                                  ["http://localhost:8000/media/filer_public/", "http://localhost:8000"]])
+      assert.throws(() => make({ baseUrl: value }), {
+        name: "TypeError", message: new RegExp(`^option baseUrl is where the deployment answers, not the endpoint: .*; give '${meant}'$`),
+      }, value);
+  }
+});
+
+test("relative URLs: resolved against baseUrl, or said to need one where there is no location", async () => {
+  const page = await (await createMock({ records: 3, baseUrl: "http://api.test:8000" }).fetch("/edw/api/entities-images/?limit=1")).json();
+  assert.equal(page.next, "http://api.test:8000/edw/api/entities-images/?limit=1&offset=1");
+  const prefixed = createMock({ records: 3, baseUrl: "http://api.test:8000/backend" });
+  const under = await (await prefixed.fetch("/backend/edw/api/entities-images/?limit=1")).json();
+  assert.equal(under.next, "http://api.test:8000/backend/edw/api/entities-images/?limit=1&offset=1");
+  assert.equal(typeof globalThis.location, "undefined");  // Node: nothing to resolve against
+  await assert.rejects(createMock({ records: 3 }).fetch("/edw/api/entities-images/"), {
+    name: "TypeError",
+    message: "entities-images-mock: cannot resolve the relative URL '/edw/api/entities-images/': this environment has no " +
+             "location to resolve it against; give createMock() a baseUrl (createMock({ baseUrl: \"http://localhost:8000\" })), " +
+             "or fetch an absolute URL",
+  });
+});
+
+test("option dataset: a path, or text that cannot be JSON, is named as such", () => {
+  for (const path of ["fixtures/records.jsonl", "records.json", "C:\\data\\records.ndjson", "./snapshots/2026-11-22"])
+    assert.throws(() => createMock({ dataset: path }), { name: "TypeError", message: /^option dataset takes the records' text, not a file path: .* looks like a path\. Read the file first: createMock\(\{ dataset: fs\.readFileSync\(/ }, path);
+  assert.throws(() => createMock({ dataset: "id,file\n1,a.png" }), { message: /^option dataset needs .*: got text starting 'id,file/ });
+  for (const text of ["", "  [ ]", "\n[]"]) assert.doesNotThrow(() => createMock({ dataset: text }), JSON.stringify(text));
 });
 
 test("an unknown option is named with every option", () => {

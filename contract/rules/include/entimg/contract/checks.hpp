@@ -3,6 +3,7 @@
 // table). A check reports into a Findings: each call to fail() is one violation, and pass() counts
 // something checked that held (so a report can say "checked 3,600 records").
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -43,6 +44,10 @@ class Findings {
   std::uint64_t checked(std::string_view rule) const;
   /// Failures of the rule counted but not kept (past kKeptFailures).
   std::uint64_t left_out(std::string_view rule) const;
+  /// How long the rule was in play: from its first judgement (a pass or a failure) to its last, as the run's
+  /// clock saw them; zero for a rule judged once or never. Rules judge answers as they come, interleaved, so
+  /// these spans overlap (the JUnit report's time of each rule).
+  std::chrono::nanoseconds judged_for(std::string_view rule) const;
   void merge(const Findings& other);
   /// merge(other), but the failures of these rules count as passes: what explains them is the caller's note.
   void merge_excusing(const Findings& other, const std::vector<std::string_view>& rules);
@@ -56,7 +61,16 @@ class Findings {
     std::size_t kept = 0;
     std::uint64_t left_out = 0;
   };
+  struct Span {
+    std::string rule;
+    std::chrono::steady_clock::time_point first, last;
+  };
   Tally& tally(std::string_view rule);
+  void judged(std::string_view rule, std::chrono::steady_clock::time_point first,
+              std::chrono::steady_clock::time_point last);
+  void merge_spans(const Findings& other);
+  std::vector<Span> spans_;
+  bool stamping_ = true;  // false while merging: the other's judgements keep their own times
   std::vector<Failure> failures_;
   std::vector<Tally> tallies_;
   std::vector<std::pair<std::string, std::uint64_t>> passes_;

@@ -66,6 +66,8 @@ struct RuleOutcome {
   std::uint64_t checked = 0;
   std::vector<Failure> failures;
   std::uint64_t failures_found = 0;  ///< every failure found, those past the kept ones included
+  /// From its first judgement to its last (Findings::judged_for): the JUnit report's time of the rule.
+  std::chrono::nanoseconds judged_for{0};
   std::vector<std::string> notes;
   bool passed() const { return selected && checked > 0 && failures.empty(); }
   bool failed() const { return selected && !failures.empty(); }
