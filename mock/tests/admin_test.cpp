@@ -235,17 +235,18 @@ TEST_CASE("a costly journal query does not hold up the requests being journaled"
     counted = journal.count(*filter);
     counting = false;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let the count take the journal first
   const auto started = std::chrono::steady_clock::now();
   journal.add(r, 200, 10, 0.1);
   const auto waited = std::chrono::steady_clock::now() - started;
+  // The order of events, not a time: the add returned while the count still ran. An add that waited for
+  // the count's lock would return only after the count was over (issue 43: no wall-clock bound).
   const bool count_was_running = counting;
   count.join();
   CHECK(counted == 2000);
   const double waited_ms = std::chrono::duration<double, std::milli>(waited).count();
   INFO("the request waited " << waited_ms << " ms");
-  CHECK(waited < std::chrono::milliseconds(50));
-  CHECK(count_was_running);  // else this run shows nothing: the count was over before the request came
+  CHECK(count_was_running);
 }
 
 TEST_CASE("the journal's query filters find a parameter among many, by name and value", "[admin]") {

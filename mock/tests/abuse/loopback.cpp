@@ -158,7 +158,7 @@ std::vector<int> open_many(int port, std::size_t count, std::string_view first) 
       }
       batch.push_back({fd, POLLOUT, 0});
     }
-    const auto deadline = Clock::now() + Millis(5000);
+    const auto deadline = Clock::now() + Millis(30000);
     std::size_t waiting = batch.size();
     while (waiting > 0 && poll(batch.data(), batch.size(), remaining_ms(deadline)) > 0) {
       for (auto& p : batch) {
