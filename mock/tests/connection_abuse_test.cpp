@@ -4,6 +4,8 @@
 // The waits below are hang guards, not speed checks (issue 43): each is far above what a slow or busy machine
 // needs and below what the broken behaviour it tells apart takes (a connection kept for --keep-alive-timeout,
 // 75 s; a fresh client waiting for a 20 s delay or for every slow head); times are measured by the bench.
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <thread>
 
 #include "abuse/loopback.hpp"
+#include "bulk_lane.hpp"
 #include "entimg/mock/server.hpp"
 #include "running_mock.hpp"
 
@@ -31,9 +34,39 @@ ServerOptions short_limits(std::size_t threads = 4) {
 
 // A mock with the short limits unless a test says otherwise.
 struct RunningMock : entimg::mock::testing::RunningMock {
-  explicit RunningMock(ServerOptions options = short_limits())
-      : entimg::mock::testing::RunningMock(std::move(options)) {}
+  explicit RunningMock(ServerOptions options = short_limits(), std::uint64_t records = 1000)
+      : entimg::mock::testing::RunningMock(std::move(options), records) {}
 };
+
+// A client whose socket takes little (4 KiB of receive buffer) and that asks for `target` and reads only
+// its first byte: what a client that stops reading leaves the server. The descriptor, once that byte came.
+int unread_client(int port, const std::string& target) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(fd >= 0);
+  const int small = 4096;
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(send_all(fd, get_request(target)));
+  pollfd p{fd, POLLIN, 0};
+  REQUIRE(poll(&p, 1, 120'000) == 1);  // a hang guard: the answer's first bytes
+  char byte = 0;
+  REQUIRE(recv(fd, &byte, 1, 0) == 1);
+  return fd;
+}
+
+// Waits (a hang guard of two minutes) until the server has closed every connection on `port` but `keep`.
+bool server_closed_all_but(int port, std::size_t keep) {
+  for (int i = 0; i < 1200 && established_at(port) > keep; ++i)
+    std::this_thread::sleep_for(Millis(100));
+  return established_at(port) <= keep;
+}
+
+// A page of 20,000 records, ~10 MB: more than the sockets' buffers take, so its client must read it.
+constexpr const char* kHugePage = "/edw/api/entities-images/?limit=20000";
 
 // Sends `bytes` (ignoring a refusal part-way: the server may answer and close before it has them all),
 // then reads one answer.
@@ -343,4 +376,45 @@ TEST_CASE("at --max-connections with no connection idle, a new one gets 503 and 
   CHECK(refused.status == 503);
   CHECK_THAT(refused.body, Catch::Contains("more than 2 connections (--max-connections), none of them idle"));
   close_all(busy);
+}
+
+// Issue 43: a client that stopped reading was closed after about twice --send-timeout (20 s: 42-44 s), as
+// the bytes the kernel took into a stalled socket's grown buffer counted as the client's progress. A bound
+// in time is what this checks: it is relative to the timeout and halfway between one period and two.
+TEST_CASE("a client that stops reading is closed after --send-timeout, not twice it", "[abuse]") {
+  ServerOptions options = short_limits();
+  options.limits.send_timeout_ms = 3000;
+  RunningMock mock(options, 20000);
+  const int fd = unread_client(mock.port(), kHugePage);
+  const auto first_byte = std::chrono::steady_clock::now();
+  REQUIRE(server_closed_all_but(mock.port(), 0));
+  const auto after = std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - first_byte);
+  INFO("closed " << after.count() << " ms after the answer's first byte, --send-timeout 3000 ms");
+  CHECK(after >= Millis(2500));
+  CHECK(after < Millis(4500));
+  close(fd);
+}
+
+// Issue 43: 24 clients that asked for huge pages and read none held 2.87 GiB: every page was computed at once
+// and held until --send-timeout closed its client. A page is now computed only when a slot of the bulk lane
+// is free, and an answer holds its slot until it is sent or its connection is closed: with every slot held by
+// a client that reads nothing, the next huge page waits. The order of events shows it, not a time.
+TEST_CASE("huge pages nobody reads are not computed ahead: at most one a bulk thread is held", "[abuse]") {
+  ServerOptions options = short_limits();
+  options.limits.send_timeout_ms = 5000;
+  RunningMock mock(options, 20000);
+  std::vector<int> unread;
+  for (std::size_t i = 0; i < entimg::mock::detail::bulk_thread_count(); ++i)
+    unread.push_back(unread_client(mock.port(), kHugePage + std::string("&offset=") + std::to_string(i)));
+  const int reader = connect_to(mock.port());
+  REQUIRE(send_all(reader, get_request(std::string(kHugePage) + "&format=json", true)));
+  std::string carry;
+  pollfd p{reader, POLLIN, 0};
+  REQUIRE(poll(&p, 1, 120'000) == 1);  // a hang guard: its answer's first bytes
+  // The reader's page came only once every unread one had been closed, at --send-timeout, its slot given
+  // back.
+  CHECK(established_at(mock.port()) == 1);
+  CHECK(read_answer(reader, carry).status == 200);
+  close(reader);
+  close_all(unread);
 }

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
 
 namespace entimg::mock::abuse {
@@ -133,6 +135,24 @@ bool closed_within(int fd, Millis timeout) {
     const ssize_t n = recv(fd, buffer, sizeof buffer, MSG_DONTWAIT);
     if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) return true;
   }
+}
+
+std::size_t established_at(int port) {
+  std::size_t count = 0;
+  for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    std::ifstream in(table);
+    std::string line;
+    std::getline(in, line);  // the header
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      std::string slot, local, remote, state;
+      fields >> slot >> local >> remote >> state;
+      const std::size_t colon = local.rfind(':');
+      if (colon == std::string::npos || state != "01") continue;
+      count += std::stoi(local.substr(colon + 1), nullptr, 16) == port ? 1U : 0U;
+    }
+  }
+  return count;
 }
 
 std::string get_request(std::string_view target, bool close, std::string_view extra_headers) {

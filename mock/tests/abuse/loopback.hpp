@@ -29,6 +29,9 @@ struct Answer {
 Answer read_answer(int fd, std::string& carry, Millis timeout = Millis(30000), bool head_request = false);
 /// Whether the peer closes the connection within `timeout` (bytes before the close are dropped).
 bool closed_within(int fd, Millis timeout);
+/// The TCP connections of this machine in state ESTABLISHED whose local port is `port` (/proc/net/tcp): the
+/// server's side of its open connections, which it has not closed, whether or not the client read them.
+std::size_t established_at(int port);
 
 /// "GET TARGET HTTP/1.1" with a Host header, kept alive unless `close`.
 std::string get_request(std::string_view target, bool close = false, std::string_view extra_headers = "");
