@@ -131,6 +131,17 @@ def main():
         expect("--dataset FIFO", run(mock, ["--dataset", fifo]), 1, "fifo: not a regular file (a FIFO)")
         expect("--dataset over --max-file-bytes", run(mock, ["--dataset", big, "--max-file-bytes", "2047"]), 1,
                "big.jsonl: 2048 bytes, over the limit of 2047 (--max-file-bytes)")
+        # Issue 43: a field name from a file (a snapshot recorded from a hostile server) reached the terminal raw:
+        # ESC, BEL, CR, LF, C1 and bidi controls must come out as escapes, on the one line of the error.
+        hostile = os.path.join(tmp, "hostile.jsonl")
+        with open(hostile, "w") as out:
+            out.write(json.dumps({"id": 1, "\x1b]0;pwned\x07\r\n\x9b2J\u202e": 1}) + "\n")
+        result = run(mock, ["--dataset", hostile])
+        expect("a dataset's field name with control and bidi characters", result, 1,
+               'unknown field "\\x1b]0;pwned\\x07\\x0d\\x0a\\u009b2J\\u202e"')
+        if any(c in result[1] for c in "\x1b\x07\r\x9b\u202e"):
+            print("FAIL a control or bidi character of the dataset reached stderr raw")
+            FAILED.append("dataset field name escaped")
         expect("--config /dev/zero", run(mock, ["--config", "/dev/zero"]), 2,
                "option --config needs a regular file, got '/dev/zero' (a character device)")
         expect("--config FIFO", run(mock, ["--config", fifo]), 2, "(a FIFO)")
@@ -155,6 +166,21 @@ def main():
         os.mkfifo(os.path.join(state, "records.jsonl"))
         expect("--state DIR whose records.jsonl is a FIFO", run(mock, ["--records", "10", "--state", state]), 1,
                "records.jsonl: not a regular file (a FIFO)")
+        # Issue 43: a records.jsonl link planted in the state directory had its target truncated. A canary
+        # file of this test's own stands for the file an attacker would aim at.
+        canary = os.path.join(tmp, "canary")
+        with open(canary, "w") as out:
+            out.write("canary: not a record line\n")
+        linked = os.path.join(tmp, "linked-state")
+        os.makedirs(os.path.join(linked, "media"))
+        os.symlink(canary, os.path.join(linked, "records.jsonl"))
+        expect("--state DIR whose records.jsonl is a link to a file outside it",
+               run(mock, ["--records", "10", "--state", linked]), 1,
+               "records.jsonl: cannot be opened (a symbolic link, not followed)")
+        with open(canary) as kept:
+            if kept.read() != "canary: not a record line\n":
+                print("FAIL the link's target was changed")
+                FAILED.append("--state link target changed")
         stop_while_loading(mock, tmp)
     return finish()
 

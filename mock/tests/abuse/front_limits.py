@@ -248,6 +248,23 @@ def none_idle(front):
         c.close()
 
 
+def bind_warning(name, command):
+    """Issue 43: --admin or --user on an address other machines reach says so, in one line, before it loads
+    (a missing --dataset ends the run there, so nothing is bound to a public address by the test)."""
+    cases = [(["--host", "0.0.0.0", "--admin"], "warning: --host 0.0.0.0 with --admin: any machine"),
+             (["--host", "0.0.0.0", "--user", "alice:s3cret"], "warning: --host 0.0.0.0 with --user: the password"),
+             (["--host", "127.0.0.1", "--admin"], None)]
+    for flags, expected in cases:
+        done = subprocess.run(command + flags + ["--port", "0", "--dataset", "/nonexistent/records.jsonl"],
+                              capture_output=True, text=True, timeout=HANG_GUARD, stdin=subprocess.DEVNULL)
+        warnings = [line for line in done.stderr.splitlines() if "warning:" in line]
+        ok = done.returncode == 1 and (len(warnings) == 1 and expected in warnings[0] if expected else not warnings)
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {' '.join(flags)}: {'one line of warning' if expected else 'no warning'}"
+              + ("" if ok else f" (exit {done.returncode}: {done.stderr.strip()[:300]!r})"))
+        if not ok:
+            FAILED.append(f"{name}: warning for {' '.join(flags)}")
+
+
 def probe_front(name, command):
     try:
         Front(name, command).__exit__()
@@ -255,6 +272,7 @@ def probe_front(name, command):
         print(f"FAIL {name}: {e}")
         FAILED.append(f"{name}: does not start")
         return
+    bind_warning(name, command)
     with Front(name, command) as front:
         for probe in (endless_chunked, announced_body, whole_refused_body, long_head, slow_head):
             probe(front)
