@@ -26,7 +26,7 @@ each beside the native front's in the same run, and npx --dataset /dev/zero agai
    alone.
 
 Usage: bench/bounds.py --mock PATH --contract PATH [--npm-app DIR] [--npx-app DIR]
-                       [--only journal|count|files|monitor|churn|params|gzip|bulk|uploads|npx]...
+                       [--only journal|count|files|monitor|churn|params|gzip|bulk|uploads|npx|unread|jsonarray]...
 Prints one line per figure; exit 0 (a measurement), 2 when a program does not start.
 """
 
@@ -681,20 +681,108 @@ def bulk(args):
               f"peak {mib(peak)} (target: max <= 100 ms): {'PASS' if worst <= 100 else 'MISS'}")
 
 
+def unread_client(port, target):
+    """A client that asks for target and reads nothing (4 KiB of receive buffer): its socket."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", port))
+    s.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    return s
+
+
+def unread(args):
+    """Issue 43: 24 clients ask for ?limit=300000&format=api (the default collection: about 120 MiB a page) and
+    read nothing; the mock's RSS every second until --send-timeout (20 s here) has closed them all, against one
+    such page's size measured first. Before, every page was computed and held: 2.87 GiB. Target: the peak above
+    the idle mock at most (bulk threads + 1) pages."""
+    target = "/edw/api/entities-images/?format=api&limit=300000"
+    process, port = start([args.mock, "--port", "0", "--quiet", "--memo-bytes", "0", "--send-timeout", "20000"],
+                          "the mock")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    _, body, seconds = request(connection, "GET", target)
+    connection.close()
+    page = len(body)
+    del body
+    time.sleep(1)
+    idle = status_kib(process.pid, "VmRSS")
+    clients = [unread_client(port, target) for _ in range(24)]
+    samples, started = [], time.monotonic()
+    while time.monotonic() - started < 60:
+        samples.append((time.monotonic() - started, status_kib(process.pid, "VmRSS")))
+        time.sleep(1)
+    for c in clients:
+        c.close()
+    time.sleep(2)
+    after = status_kib(process.pid, "VmRSS")
+    stop_all()
+    threads = max(1, (os.cpu_count() or 2) // 2)
+    peak = max(kib for _, kib in samples)
+    allowed = (threads + 1) * page / 1024
+    shown = ", ".join(f"{t:.0f} s {mib(kib)}" for t, kib in samples[::5])
+    print(f"unread: 24 clients that read none of their ?limit=300000&format=api page ({page / MIB:.0f} MiB each, "
+          f"{seconds:.1f} s to make): RSS {shown}; peak {mib(peak)}, idle {mib(idle)}, after the clients left "
+          f"{mib(after)} (target: peak - idle <= (bulk threads {threads} + 1) x the page = {allowed / 1024:.0f} MiB; "
+          f"before issue 43: 2.87 GiB): {'PASS' if peak - idle <= allowed else 'MISS'}")
+
+
+def load_seconds(argv, path):
+    """Seconds from the start of a mock serving `path` until it listens."""
+    started = time.perf_counter()
+    process, _ = start(argv + ["--port", "0", "--quiet", "--dataset", path], "a mock loading " + path)
+    took = time.perf_counter() - started
+    stop_all()
+    return took
+
+
+def jsonarray(args):
+    """Issue 43: a JSON array of records loaded superlinearly (npx: 48 s of CPU for 100,000, x14.9 for x5 records;
+    native x8.1). Time to listening with 20,000 and 100,000 records as a JSON array and as JSON Lines (the
+    reference, linear), natively and through npx. Target: the array at least half the JSON Lines' records/s at
+    each size, and 100,000 records at most 7.5x the time of 20,000 (linear: 5x)."""
+    process, port = start([args.mock, "--port", "0", "--quiet", "--records", "100000"], "the mock")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    _, body, _ = request(connection, "GET", "/edw/api/entities-images/?format=json&limit=100000")
+    connection.close()
+    stop_all()
+    records = json.loads(body)["results"]
+    with tempfile.TemporaryDirectory(prefix="entimg-bounds-json-") as tmp:
+        files = {}
+        for n in (20000, 100000):
+            files[(n, "array")] = os.path.join(tmp, f"{n}.json")
+            files[(n, "lines")] = os.path.join(tmp, f"{n}.jsonl")
+            with open(files[(n, "array")], "w") as out:
+                json.dump(records[:n], out)
+            with open(files[(n, "lines")], "w") as out:
+                out.writelines(json.dumps(r) + "\n" for r in records[:n])
+        fronts = [("native", [args.mock])]
+        if args.npx_app:
+            fronts.append(("npx", npx_command(args)))
+        for label, argv in fronts:
+            times = {key: load_seconds(argv, path) for key, path in files.items()}
+            for n in (20000, 100000):
+                array, lines = times[(n, "array")], times[(n, "lines")]
+                print(f"jsonarray: {label}, {n} records: a JSON array {array:.2f} s ({n / array:.0f} records/s), JSON "
+                      f"Lines {lines:.2f} s ({n / lines:.0f} records/s); ratio {array / lines:.2f} (target: <= 2): "
+                      f"{'PASS' if array <= 2 * lines else 'MISS'}")
+            growth = times[(100000, "array")] / times[(20000, "array")]
+            print(f"jsonarray: {label}: 100,000 records took {growth:.1f}x the time of 20,000 (target: <= 7.5, "
+                  f"linear 5; before issue 43: native 8.1, npx 14.9): {'PASS' if growth <= 7.5 else 'MISS'}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mock", required=True)
     parser.add_argument("--contract", required=True)
     parser.add_argument("--only", action="append",
                         choices=["journal", "count", "files", "monitor", "churn", "params", "gzip", "bulk", "uploads",
-                                 "npx"])
+                                 "npx", "unread", "jsonarray"])
     parser.add_argument("--npm-app", help="an app folder with entities-images-mock installed (uploads, npx)")
     parser.add_argument("--npx-app", help="an app folder with the npm package installed (bulk's npx line)")
     args = parser.parse_args()
     try:
         for name, function in (("journal", journal), ("count", count_filters), ("files", files), ("monitor", monitor),
                                ("churn", churn), ("params", params), ("gzip", gzip_bomb), ("bulk", bulk),
-                               ("uploads", uploads), ("npx", npx)):
+                               ("uploads", uploads), ("npx", npx), ("unread", unread), ("jsonarray", jsonarray)):
             if not args.only or name in args.only:
                 function(args)
     finally:

@@ -9,7 +9,10 @@
 # fresh GET while four ?limit=300000&format=api pages are built, native and npx; and the npm package's (build/wasm's
 # tarball, installed into a temporary app folder; no npx line without a tarball): uploads through
 # createMock().fetch, the npx server's limits beside the native front's (--only uploads, --only npx).
-# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params|gzip|bulk|uploads|npx]... [--mock PATH]
+# Issue 43's: the RSS over time of 24 clients that read none of their huge pages (--only unread), and JSON-array
+# datasets' load time at 20,000 and 100,000 records against JSON Lines, native and npx (--only jsonarray).
+# Usage: bench/bounds.sh [--only journal|count|files|monitor|churn|params|gzip|bulk|uploads|npx|unread|jsonarray]...
+#                        [--mock PATH]
 #                        [--contract PATH]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +24,7 @@ while (($#)); do
     --mock) MOCK=${2:?}; shift ;;
     --contract) CONTRACT=${2:?}; shift ;;
     --only) extra+=(--only "${2:?}"); shift ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "usage: bench/bounds.sh [--only NAME]... [--mock PATH] [--contract PATH]" >&2; exit 2 ;;
   esac
   shift
@@ -34,7 +37,7 @@ for program in "${programs[@]}"; do
 done
 # The npm package's lines need it installed as an app installs it (bulk: its npx line only when there is one).
 wants() { [[ ${#extra[@]} -eq 0 || " ${extra[*]} " == *" $1 "* ]]; }
-if wants uploads || wants npx || { wants bulk && ls "$root"/build/wasm/entities-images-mock-*.tgz >/dev/null 2>&1; }; then
+if wants uploads || wants npx || { { wants bulk || wants jsonarray; } && ls "$root"/build/wasm/entities-images-mock-*.tgz >/dev/null 2>&1; }; then
   app=$(mktemp -d /tmp/entimg-bounds-npm.XXXXXX)
   trap 'rm -rf "$app"' EXIT
   bash "$root/mock/tests/npm/install_package.sh" "$root/build/wasm" "$app" >"$app.log" 2>&1 ||

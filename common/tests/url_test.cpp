@@ -1,4 +1,5 @@
 #include "entimg/common/url.hpp"
+#include "entimg/common/terminal_text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -84,4 +85,16 @@ TEST_CASE("request-line encoding changes only controls, space, DEL and bytes >= 
   std::string out = "GET ";
   append_request_line_safe(out, std::string_view("/a b?q=%41+c&d=\xD0\xAF\r\n\x7f~", 21));
   CHECK(out == "GET /a%20b?q=%41+c&d=%D0%AF%0D%0A%7F~");
+}
+
+TEST_CASE("printable: control and bidi characters as escapes, the rest of UTF-8 as it is", "[text]") {
+  using entimg::common::printable;
+  CHECK(printable("plain é ✓ 🙂") == "plain é ✓ 🙂");
+  CHECK(printable("a\x1b]0;t\x07\r\n\tz\x7f") == "a\\x1b]0;t\\x07\\x0d\\x0a\\x09z\\x7f");
+  CHECK(printable("\xc2\x80\xc2\x9b\xc2\x9f\xc2\xa0") == "\\u0080\\u009b\\u009f\xc2\xa0");  // NBSP kept
+  CHECK(printable("\xd8\x9c|\xe2\x80\x8e|\xe2\x80\x8f|\xe2\x80\xaa|\xe2\x80\xae|\xe2\x81\xa6|\xe2\x81\xa9") ==
+        "\\u061c|\\u200e|\\u200f|\\u202a|\\u202e|\\u2066|\\u2069");
+  CHECK(printable("\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xa5") ==
+        "\xe2\x80\x8d\xe2\x80\xaf\xe2\x81\xa5");                // ZWJ, U+202F, U+2065
+  CHECK(printable("a\xff").find('\xff') == std::string::npos);  // invalid UTF-8: replaced
 }

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <optional>
 
+#include "entimg/common/terminal_text.hpp"
 #include "entimg/contract/cli.hpp"
 #include "entimg/contract/monitor.hpp"
 #include "entimg/contract/report.hpp"
@@ -67,9 +68,9 @@ int run_snapshot_command(CliOptions& o) {
       const RecordResult result = record_snapshot(*client, options);
       progress.finish();
       for (const auto& w : result.warnings)
-        std::cerr << "entities-images-contract: warning: " << w << "\n";
+        std::cerr << "entities-images-contract: warning: " << entimg::common::printable(w) << "\n";
       if (!result.error.empty()) {
-        std::cerr << "entities-images-contract: record: " << result.error << "\n";
+        std::cerr << "entities-images-contract: record: " << entimg::common::printable(result.error) << "\n";
         if (result.records > 0)
           std::cerr << "entities-images-contract: " << result.records << " records are kept in "
                     << o.out->string() << ".partial; the same command resumes from there\n";
@@ -98,7 +99,7 @@ int run_snapshot_command(CliOptions& o) {
     if (!report.error.empty()) return 2;
     return report.any_change() ? 1 : 0;
   } catch (const std::exception& e) {
-    std::cerr << "entities-images-contract: error: " << e.what() << "\n";
+    std::cerr << "entities-images-contract: error: " << entimg::common::printable(e.what()) << "\n";
     return 2;
   }
 }
@@ -113,7 +114,7 @@ int run_monitor_command(const CliOptions& o, const char* program, const std::vec
         },
         std::cout, std::cerr);
   } catch (const std::exception& e) {
-    std::cerr << "entities-images-contract: monitor: error: " << e.what() << "\n";
+    std::cerr << "entities-images-contract: monitor: error: " << entimg::common::printable(e.what()) << "\n";
     return 2;
   }
 }
@@ -149,7 +150,7 @@ int run_check_command(CliOptions& o, const char* program, const std::vector<std:
     }
     return report.failed() > 0 ? 1 : 0;
   } catch (const std::exception& e) {
-    std::cerr << "entities-images-contract: error: " << e.what() << "\n";
+    std::cerr << "entities-images-contract: error: " << entimg::common::printable(e.what()) << "\n";
     if (in_github_actions())
       std::cout << "::error title=entities-images-contract::" << workflow_command_data(e.what()) << "\n";
     return 2;

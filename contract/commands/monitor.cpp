@@ -5,6 +5,7 @@
 
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/stop_signals.hpp"
+#include "entimg/common/terminal_text.hpp"
 #include "entimg/contract/monitor.hpp"
 #include "entimg/contract/rules.hpp"
 #include "monitor_server.hpp"
@@ -83,7 +84,7 @@ RunReport run_once(const ClientOptions& client_options, const Schemas& schemas,
 }
 
 std::string summary_of(const RunReport& report) {
-  if (!report.fatal_error.empty()) return "ERROR " + report.fatal_error;
+  if (!report.fatal_error.empty()) return "ERROR " + common::printable(report.fatal_error);
   if (report.failed() > 0) return "FAIL (" + std::to_string(report.failed()) + " rules failed)";
   if (report.checked_nothing()) return "ERROR " + std::string(kCheckedNothing);
   return "PASS";

@@ -1,6 +1,7 @@
 // The diff's console and JSON reports (the JUnit one is junit_report.cpp's).
 #include <ostream>
 
+#include "entimg/common/terminal_text.hpp"
 #include "entimg/common/url.hpp"
 #include "entimg/contract/diff_report.hpp"
 
@@ -9,8 +10,10 @@ namespace {
 
 constexpr std::size_t kConsoleListed = 20;
 
+// A snapshot's value on the console: JSON, cut, control and bidi characters escaped (common::printable).
 std::string shown(const nlohmann::json& value, std::size_t max = 160) {
-  return common::utf8_cut(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), max, "...");
+  return common::printable(
+      common::utf8_cut(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), max, "..."));
 }
 
 std::string shown(const std::optional<nlohmann::json>& value) {
@@ -43,7 +46,7 @@ void list_some(std::ostream& out, const List& items, std::uint64_t total, Line l
 void write_diff_console(std::ostream& out, const DiffReport& r) {
   if (!r.before_source.empty()) out << "diff: " << r.before_source << "\n   -> " << r.after_source << "\n";
   if (!r.error.empty()) {
-    out << "error: " << r.error << "\n";
+    out << "error: " << common::printable(r.error) << "\n";
     return;
   }
   out << "records: " << r.before_records << " before, " << r.after_records << " after\n";
@@ -63,7 +66,7 @@ void write_diff_console(std::ostream& out, const DiffReport& r) {
     list_some(out, r.changed_records, r.changed, [](const RecordChange& c) {
       std::string line = "~ id " + std::to_string(c.id) + ":";
       for (const auto& f : c.fields)
-        line += " " + f.field + " " + shown(f.before) + " -> " + shown(f.after) + ";";
+        line += " " + common::printable(f.field) + " " + shown(f.before) + " -> " + shown(f.after) + ";";
       line.pop_back();
       return line;
     });
@@ -71,16 +74,16 @@ void write_diff_console(std::ostream& out, const DiffReport& r) {
   if (r.drift()) {
     out << "schema drift:\n";
     for (const auto& f : r.fields_added)
-      out << "  field added: " << f << "\n";
+      out << "  field added: " << common::printable(f) << "\n";
     for (const auto& f : r.fields_removed)
-      out << "  field removed: " << f << "\n";
+      out << "  field removed: " << common::printable(f) << "\n";
     for (const auto& t : r.types_changed)
-      out << "  type changed: " << t.field << " " << t.before << " -> " << t.after << "\n";
+      out << "  type changed: " << common::printable(t.field) << " " << t.before << " -> " << t.after << "\n";
   }
   if (!r.headers.empty()) {
     out << "headers changed (first page):\n";
     for (const auto& h : r.headers)
-      out << "  " << h.name << ": " << shown(h.before) << " -> " << shown(h.after) << "\n";
+      out << "  " << common::printable(h.name) << ": " << shown(h.before) << " -> " << shown(h.after) << "\n";
   }
   if (!r.any_change()) {
     out << "no changes\n";

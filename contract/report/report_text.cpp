@@ -5,22 +5,13 @@
 #include <sstream>
 
 #include "entimg/common/ascii.hpp"
+#include "entimg/common/terminal_text.hpp"
 #include "entimg/common/url.hpp"
 
 namespace entimg::contract::detail {
 
 std::string printable(std::string_view text) {
-  std::string out;
-  for (const char ch : common::utf8_replace_invalid(text)) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7F) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out.append({'\\', 'x', kHex[c >> 4], kHex[c & 15]});
-    } else {
-      out.push_back(ch);
-    }
-  }
-  return out;
+  return common::printable(text);
 }
 
 std::string where(const Failure& f) {

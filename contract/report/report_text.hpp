@@ -12,7 +12,8 @@
 
 namespace entimg::contract::detail {
 
-/// Invalid UTF-8 replaced, control bytes as \xNN: what a broken server sent, safe for a terminal.
+/// common::printable: invalid UTF-8 replaced, control and bidi characters escaped; what a broken server sent,
+/// safe for a terminal.
 std::string printable(std::string_view text);
 
 /// "URL at /pointer, record id N", each part only when the failure has it.

@@ -27,8 +27,9 @@ using mock::HttpRequest;
 using mock::HttpResponse;
 using Clock = std::chrono::steady_clock;
 
-// Far above every timeout set below, far below a hang.
-constexpr auto kBounded = std::chrono::milliseconds(10000);
+// A hang guard, not a speed check: far above what any case needs on a slow or busy machine (the cases are
+// bounded by what they count: pages, bytes, the timeout that fired), far below a hang.
+constexpr auto kRunHangGuard = std::chrono::seconds(120);
 
 struct Outcome {
   contract::RunReport report;
@@ -37,11 +38,12 @@ struct Outcome {
   nlohmann::json json;  // the --json report
 };
 
-// A full run with short timeouts; every report format is written too, and the JSON one must parse.
+// A full run; every report format is written too, and the JSON one must parse. The timeouts are far above
+// what a loopback answer takes on a busy machine: a case about a timeout sets its own short one.
 Outcome run_against(const std::string& url, const std::function<void(contract::ClientOptions&)>& tweak = {}) {
   contract::ClientOptions options = broken::e2e::local_client(url);
-  options.connect_timeout = 1000ms;
-  options.read_timeout = 1000ms;
+  options.connect_timeout = 10000ms;
+  options.read_timeout = 10000ms;
   if (tweak) tweak(options);
   const auto started = Clock::now();
   Outcome out;
@@ -52,7 +54,8 @@ Outcome run_against(const std::string& url, const std::function<void(contract::C
   contract::write_json_report(json, out.report, "2025-01-01T00:00:00Z");
   out.json = nlohmann::json::parse(json.str(), nullptr, false);
   CHECK_FALSE(out.json.is_discarded());
-  CHECK(out.elapsed < kBounded);
+  INFO("the run took " << out.elapsed.count() << " ms");
+  CHECK(out.elapsed < kRunHangGuard);
   return out;
 }
 
@@ -255,8 +258,9 @@ TEST_CASE("an endless body is cut at the cap", "[e2e][garbage]") {
 TEST_CASE("a server that never answers makes the run fatal within the read timeout", "[e2e][garbage]") {
   RawServer server([](RawServer::Connection& c) { c.pause(std::chrono::hours(1)); });
   const Outcome out = run_against(server.url(), [](contract::ClientOptions& o) { o.read_timeout = 300ms; });
+  // The read timeout fired (its message), once: not waited for again on retries or other requests.
   expect_fatal(out, "timed out after 300 ms");
-  CHECK(out.elapsed < 3000ms);
+  CHECK(server.connections() == 1);
 }
 
 TEST_CASE("a server that stops in the middle of the body makes the run fatal", "[e2e][garbage]") {
@@ -386,7 +390,9 @@ TEST_CASE("when the first page is not JSON, the huge-limit probe is not asked", 
 
 TEST_CASE("a count in the trillions with empty pages and endless next links stops the walk by itself",
           "[e2e][garbage]") {
-  Served server([](const HttpRequest& r) {
+  std::atomic<std::uint64_t> asked{0};
+  Served server([&](const HttpRequest& r) {
+    ++asked;
     const auto offset = broken::number_param(broken::query_of(r), "offset").value_or(0);
     broken::Json page = {
         {"count", 1'000'000'000'000'000ULL},
@@ -401,7 +407,10 @@ TEST_CASE("a count in the trillions with empty pages and endless next links stop
   // No deadline: DRF never sends an empty page with a next link, so the walk must stop there.
   const Outcome out = run_against(server.url());
   INFO(out.console);
-  CHECK(out.elapsed < 5000ms);
+  // Bounded by the requests it took, not the time: a walk that went on would ask up to the page cap
+  // (100,000 pages); the full plan's own requests are a few dozen.
+  INFO(asked << " requests");
+  CHECK(asked < 200);
   CHECK(broken::e2e::failed_rules(out.report).contains("walk_reaches_end"));
   CHECK_THAT(out.console, Catch::Contains("expected next to be null on an empty page"));
 }

@@ -34,8 +34,12 @@ using mock::HttpResponse;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-// Far above what each case needs, far below a hang; the child is killed at the bound.
-constexpr auto kToolBound = 20s;
+// A hang guard, not a speed check: the child is killed here, which fails the case (no exit code 1 or 2).
+// Each case is bounded by the work it checks (pages, bytes, values, memory, the reports written); the
+// slowest, four ~60 MiB pages through the Debug-built tool, took 22 s alone on a quiet 2-core machine and
+// several times that beside other builds, so a bound of 20 s failed CI at random (issue 43). Kept under
+// the cases' ctest TIMEOUT (contract/tests/CMakeLists.txt), so a hang is reported with its console.
+constexpr auto kHangGuard = 180s;
 // Console, JSON and JUnit of one run, each: a few hundred failures of a few hundred bytes.
 constexpr std::uintmax_t kMaxOutputBytes = 512 * 1024;
 
@@ -65,7 +69,7 @@ class TempDir {
 };
 
 struct ToolRun {
-  int exit_code = -1;  ///< -1: killed at kToolBound
+  int exit_code = -1;  ///< -1: killed at kHangGuard
   std::chrono::milliseconds elapsed{0};
   std::string console;    ///< stdout then stderr
   long peak_rss_kib = 0;  ///< the tool's peak resident set (getrusage's ru_maxrss)
@@ -105,7 +109,7 @@ ToolRun run_tool(const fs::path& dir, const std::vector<std::string>& args,
       run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
       break;
     }
-    if (Clock::now() - started > kToolBound) {
+    if (Clock::now() - started > kHangGuard) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
       break;
@@ -117,12 +121,14 @@ ToolRun run_tool(const fs::path& dir, const std::vector<std::string>& args,
   return run;
 }
 
-// Bounded in time and in every output; the reports that were asked for exist.
+// Ended by itself (not killed at kHangGuard) with exit 1 or 2, every output bounded; the reports that were
+// asked for exist. The time is shown, never checked: how fast this machine is today proves nothing.
 void check_bounded(const ToolRun& run, const std::vector<fs::path>& reports = {}) {
   INFO(run.console.substr(0, 4000));
+  INFO("ended after " << run.elapsed.count() << " ms"
+                      << (run.exit_code == -1 ? ", killed at the hang guard" : ""));
   CHECK(run.exit_code >= 1);
   CHECK(run.exit_code <= 2);
-  CHECK(run.elapsed < kToolBound);
   CHECK(run.console.size() < kMaxOutputBytes);
   for (const fs::path& report : reports) {
     INFO(report);
@@ -142,7 +148,7 @@ std::vector<std::string> check_args(const std::string& url, const fs::path& dir)
           "--retries",
           "0",
           "--timeout",
-          "5",
+          "60",  // a hang guard: no case here stalls, and a ~60 MiB page may come slowly on a busy machine
           "--json",
           (dir / "report.json").string(),
           "--junit",
@@ -392,12 +398,15 @@ TEST_CASE("hostile: pages near the 64 MiB body cap keep the suite's memory a sma
   }();
   REQUIRE(big.size() > (56u << 20));
   REQUIRE(big.size() < (64u << 20));
+  // Only the listing's pages: other paths asked without a query (pictures, detail routes) got the big body
+  // too, which cost most of this case's time (22 s to 42 s) and none of what it checks.
   Served server([&](const HttpRequest& r) {
     HttpResponse response = correct_service().handle(r);
     const auto query = broken::query_of(r);
     const bool held_in_pairs = query.empty() || broken::has_exactly(query, {{"format", "json"}}) ||
                                (common::last_value(query, "format") != nullptr && query.size() == 3);
-    if (r.method == "GET" && held_in_pairs) response.body = big;
+    if (r.method == "GET" && broken::path_of(r) == "/edw/api/entities-images/" && held_in_pairs)
+      response.body = big;
     return response;
   });
   TempDir dir;

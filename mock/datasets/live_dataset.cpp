@@ -42,9 +42,37 @@ void fsync_path(const fs::path& path) {
   if (rc != 0) fail("cannot fsync " + path.string());
 }
 
-// Writes a new file and makes it and its directory entry durable.
-void write_durably(const fs::path& path, std::string_view data) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+// Every file and directory below the state directory is reached by common::open_beneath, following no
+// symbolic link: a link planted there (records.jsonl -> /etc/passwd) is refused, never written through
+// (issue 43: the mock truncated a planted link's target).
+int open_in_state(const fs::path& root, const fs::path& relative, int flags, unsigned mode = 0) {
+  const int fd = common::open_beneath(root, relative, flags, mode);
+  if (fd < 0 && errno == ELOOP)
+    throw StateError("--state: " + (root / relative).string() +
+                     ": a symbolic link (or a link on its way), not followed: the state directory holds only "
+                     "what the mock wrote");
+  return fd;
+}
+
+// The directory `relative` (below root; root itself when empty), opened for *at calls and fsync.
+int open_state_dir(const fs::path& root, const fs::path& relative) {
+  const int fd = relative.empty() ? ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                  : open_in_state(root, relative, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) fail("cannot open " + (root / relative).string());
+  return fd;
+}
+
+void fsync_state_dir(const fs::path& root, const fs::path& relative) {
+  const int fd = open_state_dir(root, relative);
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) fail("cannot fsync " + (root / relative).string());
+}
+
+// Writes a new file below root and makes it and its directory entry durable.
+void write_durably(const fs::path& root, const fs::path& relative, std::string_view data) {
+  const fs::path path = root / relative;
+  const int fd = open_in_state(root, relative, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) fail("cannot create " + path.string());
   try {
     write_all(fd, data, path);
@@ -57,20 +85,31 @@ void write_durably(const fs::path& path, std::string_view data) {
     fail("cannot fsync " + path.string());
   }
   ::close(fd);
-  fsync_path(path.parent_path());
+  fsync_state_dir(root, relative.parent_path());
 }
 
-// Creates the missing directories of `dir` below `root`, each made durable in its parent.
-void make_dirs_durably(const fs::path& root, const fs::path& dir) {
-  fs::path at = root;
-  for (const auto& part : fs::relative(dir, root)) {
+// Creates the missing directories of `relative` below `root`, each made durable in its parent.
+void make_dirs_durably(const fs::path& root, const fs::path& relative) {
+  fs::path at;
+  for (const auto& part : relative) {
+    const int parent = open_state_dir(root, at);
+    const int rc = ::mkdirat(parent, part.c_str(), 0755);
+    const int error = errno;
+    if (rc == 0) ::fsync(parent);
+    ::close(parent);
+    errno = error;
+    if (rc != 0 && errno != EEXIST) fail("cannot create " + (root / at / part).string());
     at /= part;
-    if (::mkdir(at.c_str(), 0755) == 0) {
-      fsync_path(at.parent_path());
-    } else if (errno != EEXIST) {
-      fail("cannot create " + at.string());
-    }
   }
+}
+
+// Cuts the file `name` of root to `size` bytes; false when it cannot.
+bool truncate_in_state(const fs::path& root, const fs::path& name, std::uint64_t size) {
+  const int fd = open_in_state(root, name, O_WRONLY);
+  if (fd < 0) return false;
+  const bool ok = ::ftruncate(fd, static_cast<off_t>(size)) == 0;
+  ::close(fd);
+  return ok;
 }
 
 std::string uuid4(std::mt19937_64& rng) {
@@ -153,14 +192,18 @@ std::size_t LiveDataset::reset() {
   }
   if (state_dir_ && !files.empty()) {
     // The log back to its length at start (its later lines are the removed records), then their files.
-    if (::truncate((*state_dir_ / kLog).c_str(), static_cast<off_t>(start_log_size_)) != 0) {
+    if (!truncate_in_state(*state_dir_, kLog, start_log_size_)) {
       broken_ = true;
       throw StateError("cannot cut " + (*state_dir_ / kLog).string() + " back to its length at start");
     }
     log_size_ = start_log_size_;
-    std::error_code ec;
-    for (const std::string& file : files)
-      fs::remove(*state_dir_ / kMedia / file, ec);
+    for (const std::string& file : files) {
+      const fs::path relative = fs::path(kMedia) / file;
+      const int dir = common::open_beneath(*state_dir_, relative.parent_path(), O_RDONLY | O_DIRECTORY);
+      if (dir < 0) continue;
+      ::unlinkat(dir, relative.filename().c_str(), 0);
+      ::close(dir);
+    }
   }
   return files.size();
 }
@@ -187,19 +230,21 @@ std::string LiveDataset::state_line_problem(const fs::path& dir, std::string_vie
     return "file \"" + common::utf8_cut(r.file, 120, "…") +
            "\" is not an upload's path (filer_public/xx/yy/<uuid>/<name>) inside the state directory";
   const fs::path file = dir / kMedia / r.file;
-  std::uint64_t size = 0;
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) return "its file " + file.string() + " is missing";
-  // A size that differs is a mismatch without reading the file; one that matches is at most --max-body.
-  if (fs::file_size(file, ec) != static_cast<std::uintmax_t>(r.file_size) || ec)
-    return "its file " + file.string() + " does not match the recorded size and sha256";
-  try {
-    if (common::sha256_file(file, &size) != entry["sha256"].get<std::string>() ||
-        size != static_cast<std::uint64_t>(r.file_size))
+  std::string bytes;
+  try {  // read beneath the state directory, no link followed; a larger file is a mismatch unread
+    bytes = common::read_bounded_file_beneath(dir, fs::path(kMedia) / r.file,
+                                              static_cast<std::uint64_t>(r.file_size));
+  } catch (const common::FileError& e) {
+    if (e.kind() == common::FileProblem::too_large)
       return "its file " + file.string() + " does not match the recorded size and sha256";
-  } catch (const std::runtime_error& e) {
+    std::error_code missing;
+    if (e.kind() == common::FileProblem::cannot_open && !fs::exists(fs::symlink_status(file, missing)))
+      return "its file " + file.string() + " is missing";
     return e.what();
   }
+  if (bytes.size() != static_cast<std::size_t>(r.file_size) ||
+      common::sha256_hex(bytes) != entry["sha256"].get<std::string>())
+    return "its file " + file.string() + " does not match the recorded size and sha256";
   if (r.id <= last_id_) return "id " + std::to_string(r.id) + " is not above the line before's";
   last_id_ = r.id;
   insert_created(std::move(r));
@@ -209,26 +254,23 @@ std::string LiveDataset::state_line_problem(const fs::path& dir, std::string_vie
 void LiveDataset::load_state() {
   const fs::path& dir = *state_dir_;
   std::error_code ec;
-  const bool fresh = !fs::exists(dir / kMedia, ec);
-  fs::create_directories(dir / kMedia, ec);
+  fs::create_directories(dir, ec);
   if (ec) throw StateError("cannot create the state directory " + dir.string() + ": " + ec.message());
-  if (fresh) {  // the new directories' entries made durable, up to the state directory itself
-    fsync_path(dir / kMedia);
-    fsync_path(dir);
-  }
+  make_dirs_durably(dir, kMedia);        // its entry made durable in the state directory
+  ::close(open_state_dir(dir, kMedia));  // a media that is a link is refused here
   // The records of a state directory only make sense over the dataset they were created over.
   const std::string described = base_->describe() + "\n";
-  if (const auto seen = read_state_file(dir / kDatasetNote)) {
+  if (const auto seen = read_state_file(kDatasetNote)) {
     if (*seen != described)
       throw StateError("the state directory " + dir.string() +
                        " holds records created over another dataset (" + seen->substr(0, seen->find('\n')) +
                        "), not over " + base_->describe() +
                        ": start with that dataset, or use another --state directory");
   } else {
-    write_durably(dir / kDatasetNote, described);
+    write_durably(dir, kDatasetNote, described);
   }
 
-  const std::string text = read_state_file(dir / kLog).value_or("");
+  const std::string text = read_state_file(kLog).value_or("");
   std::size_t good_end = 0, at = 0, line_no = 0;
   const std::string log_name = (dir / kLog).string();
   while (at < text.size()) {
@@ -250,8 +292,7 @@ void LiveDataset::load_state() {
   }
   if (text.size() != good_end) {
     // Cut what follows the last good entry, so that the next record starts on a line of its own.
-    if (::truncate((dir / kLog).c_str(), static_cast<off_t>(good_end)) != 0)
-      fail("cannot repair " + (dir / kLog).string());
+    if (!truncate_in_state(dir, kLog, good_end)) fail("cannot repair " + (dir / kLog).string());
   }
   log_size_ = good_end;
 }
@@ -288,13 +329,12 @@ Record LiveDataset::add(NewUpload upload) {
     // The file first, then the record line that refers to it; each durable before the next step, so
     // an answer of 201 means both are on disk, and a crash leaves at worst an unreferenced file or a
     // cut line (dropped when the directory is opened again).
-    const fs::path media = *state_dir_ / kMedia;
-    const fs::path file = media / r.file;
+    const fs::path file = fs::path(kMedia) / r.file;
     make_dirs_durably(*state_dir_, file.parent_path());
-    write_durably(file, upload.bytes);
+    write_durably(*state_dir_, file, upload.bytes);
     nlohmann::json entry;
     entry["record"] = detail::record_to_json(r);
-    entry["sha256"] = common::sha256_file(file);
+    entry["sha256"] = common::sha256_hex(upload.bytes);
     append_line(entry.dump() + "\n");
   } else {
     const std::unique_lock lock(mutex_);
@@ -312,8 +352,9 @@ Record LiveDataset::add(NewUpload upload) {
 // good length, so no later line is glued to a cut one; if even that fails, no more writes are taken.
 void LiveDataset::append_line(const std::string& line) {
   const fs::path log = *state_dir_ / kLog;
-  const bool existed = fs::exists(log);
-  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  std::error_code ec;
+  const bool existed = fs::exists(fs::symlink_status(log, ec));
+  const int fd = open_in_state(*state_dir_, kLog, O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (fd < 0) fail("cannot open " + log.string());
   std::string problem;
   try {
@@ -339,7 +380,7 @@ std::optional<std::string> LiveDataset::uploaded_bytes(std::string_view file) co
   if (it == created_.end()) return std::nullopt;
   if (!state_dir_) return memory_files_.at(it->file);
   try {  // replaced by a FIFO or a device since it was checked: not served
-    return common::read_bounded_file(*state_dir_ / kMedia / it->file, max_file_bytes_);
+    return common::read_bounded_file_beneath(*state_dir_, fs::path(kMedia) / it->file, max_file_bytes_);
   } catch (const common::FileError&) {
     return std::nullopt;
   }
@@ -347,11 +388,11 @@ std::optional<std::string> LiveDataset::uploaded_bytes(std::string_view file) co
 
 // A state file's bytes, or nullopt when there is none; a FIFO, a device or one over --max-file-bytes is a
 // StateError.
-std::optional<std::string> LiveDataset::read_state_file(const fs::path& file) const {
+std::optional<std::string> LiveDataset::read_state_file(const fs::path& name) const {
   std::error_code ec;
-  if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
+  if (!fs::exists(fs::symlink_status(*state_dir_ / name, ec))) return std::nullopt;
   try {
-    return common::read_bounded_file(file, max_file_bytes_);
+    return common::read_bounded_file_beneath(*state_dir_, name, max_file_bytes_);
   } catch (const common::FileError& e) {
     const bool too_large = e.kind() == common::FileProblem::too_large;
     throw StateError(std::string("--state: ") + e.what() + (too_large ? " (--max-file-bytes)" : ""));

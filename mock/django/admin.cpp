@@ -1,5 +1,6 @@
 #include "admin.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <type_traits>
@@ -8,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 #include "fault_statuses.hpp"
 #include "flags.hpp"
@@ -106,13 +108,69 @@ std::string apply_faults(const nlohmann::json& body, FaultOptions& f) {
   return "";
 }
 
+// The host part of a Host header or of an origin's authority, lower case, brackets kept ("[::1]").
+std::string host_part(std::string_view authority) {
+  std::string_view host = authority;
+  if (host.starts_with("[")) {
+    host = host.substr(0, host.find(']') == std::string_view::npos ? host.size() : host.find(']') + 1);
+  } else if (const std::size_t colon = host.rfind(':'); colon != std::string_view::npos) {
+    host = host.substr(0, colon);
+  }
+  return common::ascii_lowered(host);
+}
+
+bool allowed_host(const AdminAccess& access, const std::string& host) {
+  const auto loopback_v4 = [](const std::string& h) {
+    return h.starts_with("127.") && h.find_first_not_of("0123456789.") == std::string::npos;
+  };
+  const std::string listen =
+      access.listen_host.find(':') != std::string::npos ? "[" + access.listen_host + "]" : access.listen_host;
+  const bool wildcard = listen.empty() || listen == "0.0.0.0" || listen == "[::]";
+  return host == "localhost" || host.ends_with(".localhost") || loopback_v4(host) || host == "[::1]" ||
+         (!wildcard && host == common::ascii_lowered(listen)) || access.admin_host == "*" ||
+         (!access.admin_host.empty() && host == common::ascii_lowered(access.admin_host));
+}
+
 }  // namespace
+
+std::string admin_refusal(const AdminAccess& access, const HttpRequest& request) {
+  const std::optional<std::string> host = request.header("Host");
+  if (host && !allowed_host(access, host_part(*host)))
+    return "the admin routes answer only a Host of this machine (localhost, 127.0.0.1, [::1] or the --host "
+           "address), not \"" +
+           common::utf8_cut(*host, 80, "...") + "\": --admin-host " +
+           common::utf8_cut(host_part(*host), 80, "...") + " allows it (docs/mock.md, \"Admin routes\")";
+  const std::string& m = request.method;
+  if (m == "GET" || m == "HEAD" || m == "OPTIONS") return "";
+  if (const auto origin = request.header("Origin")) {
+    const bool own = host && (*origin == "http://" + *host || *origin == "https://" + *host);
+    const bool listed = std::find(access.cors_origins.begin(), access.cors_origins.end(), *origin) !=
+                        access.cors_origins.end();
+    // --admin-host names a host whose pages may write too (its own scheme and port); '*' is no origin.
+    const std::size_t scheme = origin->find("://");
+    const bool admin_host =
+        scheme != std::string::npos && !access.admin_host.empty() && access.admin_host != "*" &&
+        host_part(std::string_view(*origin).substr(scheme + 3)) == common::ascii_lowered(access.admin_host);
+    if (!own && !listed && !admin_host)
+      return "a write to the admin routes from another site's page (Origin " +
+             common::utf8_cut(*origin, 80, "...") +
+             ") is refused, as Django's CSRF check refuses it: --cors " +
+             common::utf8_cut(*origin, 80, "...") + " lets that app's pages write";
+    return "";
+  }
+  if (const auto site = request.header("Sec-Fetch-Site"); site && *site != "same-origin" && *site != "none")
+    return "a write to the admin routes from another site's page (Sec-Fetch-Site: " +
+           common::utf8_cut(*site, 40, "...") + ") is refused, as Django's CSRF check refuses it";
+  return "";
+}
 
 bool is_admin_path(std::string_view target) {
   return target.starts_with(kAdminPrefix);
 }
 
 HttpResponse admin_answer(AdminContext& context, const HttpRequest& request) {
+  if (const std::string refusal = admin_refusal(context.access, request); !refusal.empty())
+    return problem(403, refusal);
   const std::string_view target = request.target;
   const std::size_t q = target.find('?');
   const std::string path = common::percent_decode(target.substr(0, q), false);

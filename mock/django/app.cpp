@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "admin.hpp"
+#include "entimg/common/terminal_text.hpp"
 #include "entimg/mock/security_headers.hpp"
 #include "journal.hpp"
 
@@ -12,8 +13,15 @@ struct MockApp::State {
   State(RequestHandler h, AppOptions o, LogSink l)
       : handler(std::move(h)), options(std::move(o)), log(std::move(l)), planner(options.faults) {
     if (!options.admin) return;
-    journal.emplace(options.journal_size, options.journal_bytes);
-    admin.emplace(AdminContext{*journal, planner, options.faults, {}});
+    journal.emplace(options.journal_size, options.journal_bytes, options.journal_credentials);
+    std::vector<std::string> origins;
+    for (const std::string& origin : options.cors.origins)
+      if (origin != "*") origins.push_back(origin);
+    admin.emplace(AdminContext{*journal,
+                               planner,
+                               options.faults,
+                               {},
+                               AdminAccess{options.listen_host, options.admin_host, std::move(origins)}});
   }
   RequestHandler handler;
   AppOptions options;
@@ -76,8 +84,8 @@ HttpResponse MockApp::respond(const HttpRequest& request, const Plan& plan) {
       // A bug, not the client's doing: answered as Django answers an unhandled exception.
       response = failure_response(500);
       if (state_->log)
-        state_->log("entities-images-mock: error answering " + request.method + " " + request.target + ": " +
-                    e.what());
+        state_->log("entities-images-mock: error answering " +
+                    common::printable(request.method + " " + request.target + ": " + e.what()));
     }
   }
   wrap(request, response);

@@ -493,6 +493,23 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .high = std::uint64_t{1} << 34,
      .what = "a size in bytes",
      .shows_default = true},
+    {.name = "--journal-credentials",
+     .npm = "journalCredentials",
+     .help = "keep the values of Authorization, Cookie and other credential headers\n"
+             "in the journal (by default each is \"*****\")",
+     .group = kBrowsers,
+     .kind = FlagKind::flag,
+     .field = at<&Options::journal_credentials>},
+    {.name = "--admin-host",
+     .npm = "adminHost",
+     .type_name = "HOST",
+     .help = "a Host the admin routes also accept ('*': any), besides localhost,\n"
+             "*.localhost, 127.0.0.1, [::1] and the --host address; and an Origin\n"
+             "with it may write",
+     .group = kBrowsers,
+     .kind = FlagKind::text,
+     .field = at<&Options::admin_host>,
+     .what = "a host name, without a port"},
     {.name = "--quiet",
      .help = "no request log (default: one line a request on stderr)",
      .group = kBrowsers,

@@ -158,12 +158,17 @@ void write_query(JsonWriter& out, std::string_view target) {
   out.end_object();
 }
 
-void write_headers(JsonWriter& out, const HttpRequest& request) {
+bool credential_header(std::string_view name) {
+  return std::any_of(std::begin(kCredentialHeaders), std::end(kCredentialHeaders),
+                     [&](std::string_view c) { return common::iequals_ascii(c, name); });
+}
+
+void write_headers(JsonWriter& out, const HttpRequest& request, bool keep_credentials) {
   out.begin_array();
   for (const auto& [name, value] : request.headers) {
     out.begin_array();
     out.string(common::utf8_replace_invalid(name));
-    out.string(common::utf8_replace_invalid(value));
+    out.string(keep_credentials || !credential_header(name) ? common::utf8_replace_invalid(value) : "*****");
     out.end_array();
   }
   out.end_array();
@@ -202,7 +207,7 @@ void write_milliseconds(JsonWriter& out, double ms) {
 
 // An entry as the listing shows it.
 std::string entry_json(const JournalEntry& e, const HttpRequest& request, int status, std::uint64_t bytes,
-                       double ms) {
+                       double ms, bool keep_credentials) {
   std::string json;
   json.reserve(512 + json_string_bound(std::min(request.body.size(), RequestJournal::kBodyKept)));
   JsonWriter out(json);
@@ -220,7 +225,7 @@ std::string entry_json(const JournalEntry& e, const HttpRequest& request, int st
   out.key("query");
   write_query(out, e.target);
   out.key("headers");
-  write_headers(out, request);
+  write_headers(out, request, keep_credentials);
   out.key("status");
   out.integer(status);
   out.key("bytes");
@@ -246,7 +251,8 @@ void RequestJournal::add(const HttpRequest& request, int status, std::uint64_t b
   std::unique_lock lock(mutex_);
   e->seq = next_seq_++;
   lock.unlock();
-  e->json = entry_json(*e, request, status, bytes, ms);  // the costly part, outside the lock
+  e->json =
+      entry_json(*e, request, status, bytes, ms, keep_credentials_);  // the costly part, outside the lock
   e->json.shrink_to_fit();
   const std::size_t size = e->footprint();
   lock.lock();

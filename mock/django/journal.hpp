@@ -49,13 +49,21 @@ struct JournalFilter {
   bool selects(const JournalEntry& entry) const;
 };
 
+/// Request headers whose values are credentials (any case): masked in the journal unless asked.
+inline constexpr std::string_view kCredentialHeaders[] = {
+    "Authorization", "Proxy-Authorization", "Cookie", "X-Api-Key", "X-Auth-Token",
+    "X-CSRFToken",   "X-Amz-Security-Token"};
+
 class RequestJournal {
  public:
   /// Of a longer body the journal keeps this many bytes, with the whole body's length and sha256.
   static constexpr std::size_t kBodyKept = 16384;
 
-  /// Keeps the latest `capacity` entries, and fewer when they would hold more than `max_bytes`.
-  RequestJournal(std::size_t capacity, std::size_t max_bytes) : capacity_(capacity), max_bytes_(max_bytes) {}
+  /// Keeps the latest `capacity` entries, and fewer when they would hold more than `max_bytes`. The values of
+  /// credential headers (Authorization, Cookie, ...: kCredentialHeaders) are kept as "*****" unless
+  /// `keep_credentials` (--journal-credentials): a page that reads the journal learns no secret.
+  RequestJournal(std::size_t capacity, std::size_t max_bytes, bool keep_credentials = false)
+      : capacity_(capacity), max_bytes_(max_bytes), keep_credentials_(keep_credentials) {}
   void add(const HttpRequest& request, int status, std::uint64_t bytes, double ms);
   /// {"count": N, "requests": [...]} of the entries the filter selects, oldest first. Filters a snapshot of
   /// the entries taken under the lock, so a costly filter never holds up the requests being journaled.
@@ -73,6 +81,7 @@ class RequestJournal {
   static Entries selected(const Entries& entries, const JournalFilter& filter);
 
   std::size_t capacity_, max_bytes_;
+  bool keep_credentials_;
   mutable std::mutex mutex_;
   std::deque<std::shared_ptr<const JournalEntry>> entries_;
   std::size_t bytes_ = 0;

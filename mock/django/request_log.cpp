@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "entimg/common/terminal_text.hpp"
+
 namespace entimg::mock {
 
 std::string log_line(LogFormat format, const std::string& method, const std::string& target, int status,
@@ -15,13 +17,13 @@ std::string log_line(LogFormat format, const std::string& method, const std::str
     nlohmann::json line = {
         {"method", method}, {"target", target}, {"bytes", bytes}, {"ms", std::round(milliseconds * 10) / 10}};
     line["status"] = status == 0 ? nlohmann::json("dropped") : nlohmann::json(status);
-    return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // ASCII only: what is not is a \u escape, so no control or bidi character reaches a terminal.
+    return line.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
   }
-  std::string safe;  // the target is the client's: control bytes must not reach a terminal
-  for (const char c : target)
-    safe += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  return method + " " + safe + " " + (status == 0 ? std::string("dropped") : std::to_string(status)) + " " +
-         std::to_string(bytes) + " B " + ms + " ms";
+  // The target is the client's: control and bidi characters must not reach a terminal (common::printable).
+  return common::printable(method) + " " + common::printable(target) + " " +
+         (status == 0 ? std::string("dropped") : std::to_string(status)) + " " + std::to_string(bytes) +
+         " B " + ms + " ms";
 }
 
 }  // namespace entimg::mock

@@ -15,11 +15,25 @@ BulkLane::~BulkLane() {
 }
 
 void BulkLane::run(std::function<void()> job) {
-  if (threads_.empty()) return job();
+  if (threads_.empty()) {
+    {
+      const std::lock_guard lock(mutex_);
+      ++held_;
+    }
+    return job();
+  }
   {
     const std::lock_guard lock(mutex_);
     if (stopping_) return;
     jobs_.push_back(std::move(job));
+  }
+  cv_.notify_one();
+}
+
+void BulkLane::release() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (held_ > 0) --held_;
   }
   cv_.notify_one();
 }
@@ -40,10 +54,11 @@ void BulkLane::work() {
     std::function<void()> job;
     {
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      cv_.wait(lock, [this] { return stopping_ || (!jobs_.empty() && held_ < threads_.size()); });
       if (stopping_) return;
       job = std::move(jobs_.front());
       jobs_.pop_front();
+      ++held_;
     }
     job();
   }

@@ -66,6 +66,7 @@ struct Conn {
   std::uint32_t missed = 0;  // the epoll events that came meanwhile
   bool closed = false;
   std::optional<HttpResponse> computed;  // the bulk lane's answer to `pending`, once it is made
+  bool bulk_slot = false;                // that answer holds a slot of the lane until sent or closed
   TimePoint deadline = kNever;           // when it must be looked at again
   TimePoint scheduled = kNever;          // the timer entry that stands for it
 
@@ -226,6 +227,7 @@ struct ConnectionFront::State {
   void to_bulk_lane(Conn& c, HttpRequest& request, const Plan& plan, int minor, bool keep_alive,
                     TimePoint admitted);
   void computed(const std::shared_ptr<Conn>& conn, HttpResponse response);
+  void release_bulk_slot(Conn& c);
   void queue(Conn& c, HttpResponse response, const std::string& method, int minor, bool keep_alive,
              std::uint64_t trickle);
   void admit(Conn& c, ParsedRequest parsed);
@@ -437,12 +439,24 @@ void ConnectionFront::State::claimed(const std::shared_ptr<Conn>& conn, std::uin
   }
 }
 
+void ConnectionFront::State::release_bulk_slot(Conn& c) {
+  bool slot = false;
+  {
+    const std::lock_guard lock(c.mutex);
+    slot = std::exchange(c.bulk_slot, false);
+  }
+  if (slot) bulk->release();
+}
+
 void ConnectionFront::State::close_conn(Conn& c) {
+  bool slot = false;
   {
     const std::lock_guard lock(c.mutex);
     c.closed = true;
+    slot = std::exchange(c.bulk_slot, false);
     close(c.fd);
   }
+  if (slot) bulk->release();
   if (c.pending) handler.finished(*c.pending, 0, 0, 0);  // a delay whose client left
   const std::lock_guard lock(registry_mutex);
   conns.erase(c.id);
@@ -542,7 +556,8 @@ void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::st
   c.head_sent = c.body_sent = 0;
   c.trickle = c.out_body.empty() ? 0 : trickle;
   c.allowance = 0;
-  c.next_tick = Clock::now() + kTrickleTick;
+  c.next_tick = c.last_progress = Clock::now();  // --send-timeout runs from the answer's start
+  c.next_tick += kTrickleTick;
   c.close_after = c.close_after || close;
 }
 
@@ -589,6 +604,12 @@ void ConnectionFront::State::to_bulk_lane(Conn& c, HttpRequest& request, const P
   c.admitted_at = admitted;
   c.computing = true;
   bulk->run([this, conn = std::move(conn), job = std::move(request), plan] {
+    bool gone = !conn;
+    if (conn) {
+      const std::lock_guard lock(conn->mutex);
+      gone = conn->closed;
+    }
+    if (gone) return bulk->release();  // its client left while it waited: not computed
     computed(conn, handler.respond(job, plan));
   });
 }
@@ -600,8 +621,9 @@ void ConnectionFront::State::computed(const std::shared_ptr<Conn>& conn, HttpRes
   Conn& c = *conn;
   {
     const std::lock_guard lock(c.mutex);
-    if (c.closed) return;
+    if (c.closed) return bulk->release();
     c.computed = std::move(response);
+    c.bulk_slot = true;
     if (c.busy) {
       c.wake = true;
       return;
@@ -691,18 +713,22 @@ ConnectionFront::State::Turn ConnectionFront::State::drain_lingering(Conn& c, Ti
   }
 }
 
-// Sends what is queued; a client that takes none of it for --send-timeout is closed.
+// Sends what is queued; a client that takes none of it for --send-timeout is closed. Once that time is up
+// (the timer brings the connection here) it is closed without a last try: a stalled socket's buffer grows and
+// would take a few hundred KB more, which counted as progress and closed a client that read nothing only
+// after twice --send-timeout (issue 43).
 ConnectionFront::State::Turn ConnectionFront::State::write_queued(Conn& c, TimePoint now) {
   if (!c.writing()) return Turn::next_step;
+  if (now - c.last_progress >= Millis(options.limits.send_timeout_ms)) return close_conn(c), Turn::stop;
   const Flush result = flush(c, now);
   if (result == Flush::failed) return close_conn(c), Turn::stop;
   if (result == Flush::blocked || result == Flush::tick) {
-    if (now - c.last_progress >= Millis(options.limits.send_timeout_ms)) return close_conn(c), Turn::stop;
     c.next_deadline =
         result == Flush::tick ? c.next_tick : c.last_progress + Millis(options.limits.send_timeout_ms);
     return Turn::stop;
   }
   c.idle_since = now;
+  release_bulk_slot(c);  // the answer is sent: its body is freed
   return Turn::next_step;
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "entimg/common/stop_signals.hpp"
+#include "entimg/common/terminal_text.hpp"
 #include "entimg/mock/cli.hpp"
 #include "entimg/mock/server.hpp"
 
@@ -22,12 +23,24 @@ std::shared_ptr<LiveDataset> load(const Options& o) {
   auto live = std::make_shared<LiveDataset>(dataset, o.state, o.max_file_bytes, o.upload_bytes);
   // Each line not served, and why: a crash's cut line, or one the mock did not write.
   for (const std::string& reason : live->dropped_reasons())
-    std::cerr << "entities-images-mock: dropped " << reason << "\n";
+    std::cerr << "entities-images-mock: dropped " << entimg::common::printable(reason) << "\n";
   return live;
+}
+
+// Whether an address the mock listens on is reachable from this machine only.
+bool loopback_address(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" || host.starts_with("127.");
 }
 
 // Loads, binds and serves until `serving` is stopped; true when it ran.
 bool serve(const Options& o, std::unique_ptr<MockServer>& server, std::atomic<MockServer*>& serving) {
+  if ((o.admin || o.user) && !loopback_address(o.host))
+    std::cerr << "entities-images-mock: warning: --host " << o.host << " with "
+              << (o.admin ? "--admin" : "--user")
+              << (o.admin ? ": any machine that reaches it can read the request journal, reset the mock and "
+                            "change its faults"
+                          : ": the password crosses the network in clear (HTTP Basic without TLS)")
+              << "; --host 127.0.0.1 keeps it to this machine\n";
   const std::shared_ptr<LiveDataset> live = load(o);
   ServerOptions server_options = o;  // the command line's server part, as it is
   // A live collection changes with time, so no answer is kept for a repeated request.
@@ -55,7 +68,8 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const ParsedOptions parsed = parse_command_line(args);
   if (!parsed.error.empty()) {
-    std::cerr << "entities-images-mock: " << parsed.error << "\nRun with --help for more information.\n";
+    std::cerr << "entities-images-mock: " << entimg::common::printable(parsed.error)
+              << "\nRun with --help for more information.\n";
     return 2;
   }
   const Options& o = parsed.options;
@@ -74,7 +88,7 @@ int main(int argc, char** argv) {
   try {
     return serve(o, server, serving) ? 0 : 1;
   } catch (const std::exception& e) {
-    std::cerr << "entities-images-mock: error: " << e.what() << "\n";
+    std::cerr << "entities-images-mock: error: " << entimg::common::printable(e.what()) << "\n";
     return 1;
   }
 }

@@ -150,11 +150,17 @@ struct AdminOnly final : detail::FrontHandler {
   detail::MockApp& app;
 };
 
+// The application is told the address the front listens on: a Host the admin routes accept.
+ServerOptions with_listen_host(ServerOptions o) {
+  o.listen_host = o.host;
+  return o;
+}
+
 // The epoll front's side of the mock: the application (detail::MockApp: faults, CORS, gzip, admin routes,
 // journal, log) and the memo of answers to repeated requests.
 struct MockServer::Impl final : detail::FrontHandler {
   Impl(RequestHandler h, ServerOptions o)
-      : options(std::move(o)),
+      : options(with_listen_host(std::move(o))),
         app(std::move(h), options,
             [this](const std::string& line) {
               const std::lock_guard lock(log_mutex);

@@ -48,6 +48,10 @@ export interface MockOptions {
   journalSize?: number;
   /** --journal-bytes: and at most this many bytes of them (default 32 MiB; an entry counts as its JSON). */
   journalBytes?: number;
+  /** --journal-credentials: keep Authorization, Cookie and other credential headers in clear in the journal (default: "*****"). */
+  journalCredentials?: boolean;
+  /** --admin-host: a Host the admin routes also accept ("*": any), besides localhost, *.localhost, 127.0.0.1 and [::1]. */
+  adminHost?: string;
   /** The request log: "none" (default), "text" or "json", to onLog or else console.error. */
   log?: "none" | "text" | "json";
   /** Where each line of the log goes (default console.error). */

@@ -105,7 +105,12 @@ const KINDS = {
     if (typeof v !== "boolean") throw new TypeError(`option ${r.name} needs true or false, got ${show(v)}`);
     return v;
   },
-  text: dataset,
+  // A text row: the collection's (dataset), or a name such as adminHost's.
+  text: (r, v) => {
+    if (r.name === "dataset") return dataset(r, v);
+    if (typeof v !== "string" || v === "") throw new TypeError(`option ${r.name} needs ${r.what}, got ${show(v)}`);
+    return v;
+  },
 };
 
 // The npm mock takes a collection's text, not a file or snapshot folder as the native --dataset does.

@@ -1,6 +1,11 @@
 // The mock's connection front under abuse, on loopback: many connections, slow and endless senders,
 // oversized parts, pipelining, half-closes, abandoned delays. Each case stops by itself within seconds;
 // bench/connections.sh runs the same attacks at full size (10,000 connections) and measures them.
+// The waits below are hang guards, not speed checks (issue 43): each is far above what a slow or busy machine
+// needs and below what the broken behaviour it tells apart takes (a connection kept for --keep-alive-timeout,
+// 75 s; a fresh client waiting for a 20 s delay or for every slow head); times are measured by the bench.
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -9,6 +14,7 @@
 #include <thread>
 
 #include "abuse/loopback.hpp"
+#include "bulk_lane.hpp"
 #include "entimg/mock/server.hpp"
 #include "running_mock.hpp"
 
@@ -28,13 +34,43 @@ ServerOptions short_limits(std::size_t threads = 4) {
 
 // A mock with the short limits unless a test says otherwise.
 struct RunningMock : entimg::mock::testing::RunningMock {
-  explicit RunningMock(ServerOptions options = short_limits())
-      : entimg::mock::testing::RunningMock(std::move(options)) {}
+  explicit RunningMock(ServerOptions options = short_limits(), std::uint64_t records = 1000)
+      : entimg::mock::testing::RunningMock(std::move(options), records) {}
 };
+
+// A client whose socket takes little (4 KiB of receive buffer) and that asks for `target` and reads only
+// its first byte: what a client that stops reading leaves the server. The descriptor, once that byte came.
+int unread_client(int port, const std::string& target) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(fd >= 0);
+  const int small = 4096;
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(send_all(fd, get_request(target)));
+  pollfd p{fd, POLLIN, 0};
+  REQUIRE(poll(&p, 1, 120'000) == 1);  // a hang guard: the answer's first bytes
+  char byte = 0;
+  REQUIRE(recv(fd, &byte, 1, 0) == 1);
+  return fd;
+}
+
+// Waits (a hang guard of two minutes) until the server has closed every connection on `port` but `keep`.
+bool server_closed_all_but(int port, std::size_t keep) {
+  for (int i = 0; i < 1200 && established_at(port) > keep; ++i)
+    std::this_thread::sleep_for(Millis(100));
+  return established_at(port) <= keep;
+}
+
+// A page of 20,000 records, ~10 MB: more than the sockets' buffers take, so its client must read it.
+constexpr const char* kHugePage = "/edw/api/entities-images/?limit=20000";
 
 // Sends `bytes` (ignoring a refusal part-way: the server may answer and close before it has them all),
 // then reads one answer.
-Answer send_then_read(int port, const std::string& bytes, Millis timeout = Millis(3000)) {
+Answer send_then_read(int port, const std::string& bytes, Millis timeout = Millis(30000)) {
   const int fd = connect_to(port);
   REQUIRE(fd >= 0);
   send_all(fd, bytes, timeout);
@@ -46,11 +82,12 @@ Answer send_then_read(int port, const std::string& bytes, Millis timeout = Milli
 
 // A fresh client is answered while something else goes on.
 void fresh_client_is_answered(int port) {
-  const ProbeResult r = probe(port, 10, Millis(10), Millis(3000));
+  const ProbeResult r = probe(port, 10, Millis(10), Millis(15000));
   INFO("p99 " << r.percentile(99) << " ms");
   CHECK(r.errors == 0);
-  CHECK(r.percentile(99) <
-        2000);  // generous: sanitizer builds on a shared machine; bench/connections.sh measures
+  // Generous (a busy machine's sanitizer build answers in milliseconds), below what a front held up by the
+  // abuse makes a client wait; bench/connections.sh measures.
+  CHECK(r.percentile(99) < 10000);
 }
 
 }  // namespace
@@ -61,7 +98,7 @@ TEST_CASE("a thousand idle keep-alive connections and 200 slowloris ones keep no
   const std::size_t rss_before = rss_kib();
   std::vector<int> idle = open_many(mock.port(), 1000, get_request(kPage));
   REQUIRE(idle.size() == 1000);
-  CHECK(read_one_answer_each(idle, Millis(5000)));
+  CHECK(read_one_answer_each(idle, Millis(30000)));
   std::vector<int> slow =
       open_many(mock.port(), 200, "GET /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\n");
   REQUIRE(slow.size() == 200);
@@ -78,7 +115,7 @@ TEST_CASE("a thousand idle keep-alive connections and 200 slowloris ones keep no
   int timed_out = 0;
   for (const int fd : slow) {
     std::string carry;
-    timed_out += read_answer(fd, carry, Millis(5000)).status == 408;
+    timed_out += read_answer(fd, carry, Millis(30000)).status == 408;
   }
   done = true;
   trickle.join();
@@ -97,7 +134,7 @@ TEST_CASE("a thousand clients connecting at once are all answered", "[abuse]") {
   RunningMock mock(short_limits(2));
   std::vector<int> fds = open_many(mock.port(), 1000, get_request(kPage, true));
   REQUIRE(fds.size() == 1000);
-  CHECK(read_one_answer_each(fds, Millis(10000)));
+  CHECK(read_one_answer_each(fds, Millis(60000)));
   close_all(fds);
 }
 
@@ -144,10 +181,10 @@ TEST_CASE("oversized and endless parts of a request are answered at once, then c
     INFO(c.what);
     const int fd = connect_to(mock.port());
     REQUIRE(fd >= 0);
-    send_all(fd, c.bytes, Millis(3000));
+    send_all(fd, c.bytes, Millis(30000));
     std::string carry;
-    CHECK(read_answer(fd, carry, Millis(3000)).status == c.status);
-    CHECK(closed_within(fd, Millis(4000)));
+    CHECK(read_answer(fd, carry, Millis(30000)).status == c.status);
+    CHECK(closed_within(fd, Millis(30000)));
     close(fd);
   }
   fresh_client_is_answered(mock.port());
@@ -178,7 +215,7 @@ TEST_CASE("a half-closed request is answered, and HTTP/1.0 is answered and close
     shutdown(fd, SHUT_WR);  // what `nc -N` and HTTP/1.0 tools do after the request
     std::string carry;
     CHECK(read_answer(fd, carry).status == 200);
-    CHECK(closed_within(fd, Millis(2000)));
+    CHECK(closed_within(fd, Millis(30000)));
     close(fd);
   }
   {
@@ -188,7 +225,7 @@ TEST_CASE("a half-closed request is answered, and HTTP/1.0 is answered and close
     const Answer a = read_answer(fd, carry);
     CHECK(a.status == 200);
     CHECK(a.head.find("Connection: close\r\n") != std::string::npos);
-    CHECK(closed_within(fd, Millis(2000)));
+    CHECK(closed_within(fd, Millis(30000)));
     close(fd);
   }
   {
@@ -209,11 +246,11 @@ TEST_CASE("a head not whole within --head-timeout gets 408 and a close, and a si
   const int fd = connect_to(mock.port());
   REQUIRE(send_all(fd, "GET /edw/api/entities-images/ HTTP/1.1\r\nHost"));
   std::string carry;
-  CHECK(read_answer(fd, carry, Millis(3000)).status == 408);
-  CHECK(closed_within(fd, Millis(3000)));
+  CHECK(read_answer(fd, carry, Millis(30000)).status == 408);
+  CHECK(closed_within(fd, Millis(30000)));
   close(fd);
   const int silent = connect_to(mock.port());
-  CHECK(closed_within(silent, Millis(3000)));
+  CHECK(closed_within(silent, Millis(30000)));
   close(silent);
 }
 
@@ -249,10 +286,10 @@ TEST_CASE("a client that sends a whole refused body before reading still reads i
                "POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
                "Content-Length: " +
                    std::to_string(body.size()) + "\r\n\r\n" + body,
-               Millis(10000));
+               Millis(60000));
   CHECK(sent);
   std::string carry;
-  CHECK(read_answer(fd, carry, Millis(5000)).status == 413);
+  CHECK(read_answer(fd, carry, Millis(30000)).status == 413);
   close(fd);
 }
 
@@ -292,7 +329,7 @@ TEST_CASE("at --max-connections a new connection closes the one idle longest, so
   ServerOptions options = short_limits();
   options.admin = true;
   options.limits.max_connections = 6;
-  options.limits.head_timeout_ms = 5000;
+  options.limits.head_timeout_ms = 600'000;  // only making room closes a silent connection
   RunningMock mock(options);
   // Three connections that sent nothing yet, then three kept alive after an answer: idle longest first.
   std::vector<int> held;
@@ -313,7 +350,7 @@ TEST_CASE("at --max-connections a new connection closes the one idle longest, so
     INFO("round " << round);
     const Answer answer = send_then_read(mock.port(), count);
     CHECK(answer.status == 200);
-    CHECK(closed_within(held[round], Millis(2000)));  // the one idle longest made room
+    CHECK(closed_within(held[round], Millis(30000)));  // the one idle longest made room
     const int again = connect_to(mock.port());  // as a client connecting again: the limit is reached again
     REQUIRE(again >= 0);
     held.push_back(again);
@@ -329,7 +366,7 @@ TEST_CASE("at --max-connections a new connection closes the one idle longest, so
 TEST_CASE("at --max-connections with no connection idle, a new one gets 503 and a close", "[abuse]") {
   ServerOptions options = short_limits();
   options.limits.max_connections = 2;
-  options.limits.head_timeout_ms = 5000;
+  options.limits.head_timeout_ms = 600'000;  // the two stay busy as long as the test needs
   RunningMock mock(options);
   // Two requests under way (heads not whole): not idle.
   std::vector<int> busy = open_many(mock.port(), 2, "GET /edw/api/entities-images/ HTTP/1.1\r\n");
@@ -339,4 +376,45 @@ TEST_CASE("at --max-connections with no connection idle, a new one gets 503 and 
   CHECK(refused.status == 503);
   CHECK_THAT(refused.body, Catch::Contains("more than 2 connections (--max-connections), none of them idle"));
   close_all(busy);
+}
+
+// Issue 43: a client that stopped reading was closed after about twice --send-timeout (20 s: 42-44 s), as
+// the bytes the kernel took into a stalled socket's grown buffer counted as the client's progress. A bound
+// in time is what this checks: it is relative to the timeout and halfway between one period and two.
+TEST_CASE("a client that stops reading is closed after --send-timeout, not twice it", "[abuse]") {
+  ServerOptions options = short_limits();
+  options.limits.send_timeout_ms = 3000;
+  RunningMock mock(options, 20000);
+  const int fd = unread_client(mock.port(), kHugePage);
+  const auto first_byte = std::chrono::steady_clock::now();
+  REQUIRE(server_closed_all_but(mock.port(), 0));
+  const auto after = std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - first_byte);
+  INFO("closed " << after.count() << " ms after the answer's first byte, --send-timeout 3000 ms");
+  CHECK(after >= Millis(2500));
+  CHECK(after < Millis(4500));
+  close(fd);
+}
+
+// Issue 43: 24 clients that asked for huge pages and read none held 2.87 GiB: every page was computed at once
+// and held until --send-timeout closed its client. A page is now computed only when a slot of the bulk lane
+// is free, and an answer holds its slot until it is sent or its connection is closed: with every slot held by
+// a client that reads nothing, the next huge page waits. The order of events shows it, not a time.
+TEST_CASE("huge pages nobody reads are not computed ahead: at most one a bulk thread is held", "[abuse]") {
+  ServerOptions options = short_limits();
+  options.limits.send_timeout_ms = 5000;
+  RunningMock mock(options, 20000);
+  std::vector<int> unread;
+  for (std::size_t i = 0; i < entimg::mock::detail::bulk_thread_count(); ++i)
+    unread.push_back(unread_client(mock.port(), kHugePage + std::string("&offset=") + std::to_string(i)));
+  const int reader = connect_to(mock.port());
+  REQUIRE(send_all(reader, get_request(std::string(kHugePage) + "&format=json", true)));
+  std::string carry;
+  pollfd p{reader, POLLIN, 0};
+  REQUIRE(poll(&p, 1, 120'000) == 1);  // a hang guard: its answer's first bytes
+  // The reader's page came only once every unread one had been closed, at --send-timeout, its slot given
+  // back.
+  CHECK(established_at(mock.port()) == 1);
+  CHECK(read_answer(reader, carry).status == 200);
+  close(reader);
+  close_all(unread);
 }

@@ -1,6 +1,6 @@
 #pragma once
-// A mock server for the tests: 1,000 generated records (seed 1) on an ephemeral loopback port, started by
-// the constructor and stopped by the destructor, so the test that makes one stops it.
+// A mock server for the tests: 1,000 generated records (seed 1; or as many as asked) on an ephemeral loopback
+// port, started by the constructor and stopped by the destructor, so the test that makes one stops it.
 #include <memory>
 #include <utility>
 
@@ -10,8 +10,8 @@
 namespace entimg::mock::testing {
 
 struct RunningMock {
-  explicit RunningMock(ServerOptions options = listen_on("127.0.0.1", 0, 8))
-      : server(std::make_shared<Service>(make_generated_dataset(1000, 1)), std::move(options)) {
+  explicit RunningMock(ServerOptions options = listen_on("127.0.0.1", 0, 8), std::uint64_t records = 1000)
+      : server(std::make_shared<Service>(make_generated_dataset(records, 1)), std::move(options)) {
     server.start();
   }
   int port() const { return server.port(); }

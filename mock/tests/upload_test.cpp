@@ -194,6 +194,71 @@ TEST_CASE("a state directory: a line naming a file outside it is refused, each d
   std::filesystem::remove(outside);
 }
 
+// Issue 43: a records.jsonl link planted in a --state directory made the mock truncate the link's target
+// (as root, any file on the machine). Every file below the state directory is now opened with no link
+// followed; each case is tried on canary files in a directory of its own, never on a system file.
+TEST_CASE("a state directory: a planted symbolic link is followed neither to write nor to read", "[upload]") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("entimg-state-links-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "outside");
+  const fs::path dir = root / "state", canary = root / "outside" / "canary";
+  const auto read = [](const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  std::shared_ptr<const Dataset> base = make_generated_dataset(8, 2);
+  std::ofstream(canary) << "canary: not a record line\n";
+  SECTION("records.jsonl a link to a file outside: refused, the file untouched") {
+    fs::create_directories(dir);
+    fs::create_symlink(canary, dir / "records.jsonl");
+    CHECK_THROWS_WITH(LiveDataset(base, dir),
+                      Catch::Contains("records.jsonl: cannot be opened (a symbolic link, not followed)"));
+    CHECK(read(canary) == "canary: not a record line\n");
+  }
+  SECTION("dataset.txt a dangling link: nothing is created where it points") {
+    fs::create_directories(dir);
+    fs::create_symlink(root / "outside" / "created", dir / "dataset.txt");
+    CHECK_THROWS_WITH(LiveDataset(base, dir),
+                      Catch::Contains("dataset.txt") && Catch::Contains("symbolic link"));
+    CHECK_FALSE(fs::exists(root / "outside" / "created"));
+  }
+  SECTION("media a link to a directory outside: refused before any upload is written there") {
+    fs::create_directories(dir);
+    fs::create_directory_symlink(root / "outside", dir / "media");
+    CHECK_THROWS_WITH(LiveDataset(base, dir), Catch::Contains("media") && Catch::Contains("symbolic link"));
+    CHECK(std::distance(fs::directory_iterator(root / "outside"), fs::directory_iterator()) == 1);
+  }
+  SECTION(
+      "an upload's folder replaced by a link: its record is dropped, not served, and reset deletes nothing "
+      "outside") {
+    Record made;
+    {
+      LiveDataset live(base, dir);
+      made = live.add(upload(0, 1, "canary: not a record line\n"));
+    }
+    // The upload's own folder (filer_public/xx/yy/<uuid>) becomes a link to the outside folder, which holds a
+    // file of the same name, size and sha256.
+    const fs::path folder = dir / "media" / fs::path(made.file).parent_path();
+    fs::remove_all(folder);
+    fs::create_directory_symlink(root / "outside", folder);
+    fs::copy_file(canary, root / "outside" / fs::path(made.file).filename());
+    LiveDataset again(base, dir);
+    REQUIRE(again.dropped_entries() == 1);
+    CHECK_THAT(again.dropped_reasons()[0], Catch::Contains("symbolic link"));
+    CHECK_FALSE(again.uploaded_bytes(made.file));
+    // An upload of this run whose folder becomes a link too: reset removes its record, and no file outside.
+    const Record second = again.add(upload(0, 1));
+    const fs::path second_folder = dir / "media" / fs::path(second.file).parent_path();
+    fs::remove_all(second_folder);
+    fs::create_directory_symlink(root / "outside", second_folder);
+    CHECK(again.reset() == 1);
+    CHECK(again.created_count() == 0);
+    CHECK(read(root / "outside" / fs::path(made.file).filename()) == "canary: not a record line\n");
+  }
+  fs::remove_all(root);
+}
+
 TEST_CASE("JSON bodies: Python's json messages, as /usr/bin/python3 printed them for DRF's reader",
           "[upload]") {
   using detail::python_json_check;

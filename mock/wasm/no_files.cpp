@@ -16,4 +16,14 @@ std::string read_bounded_file(const std::filesystem::path& file, std::uint64_t) 
                   file.string() + ": the WebAssembly build has no file system (no --state)");
 }
 
+std::string read_bounded_file_beneath(const std::filesystem::path& root,
+                                      const std::filesystem::path& relative, std::uint64_t) {
+  throw FileError(FileProblem::cannot_open,
+                  (root / relative).string() + ": the WebAssembly build has no file system (no --state)");
+}
+
+int open_beneath(const std::filesystem::path&, const std::filesystem::path&, int, unsigned) {
+  return -1;
+}
+
 }  // namespace entimg::common

@@ -34,6 +34,13 @@ int connect_to(int port) {
   return fd;
 }
 
+// Whether the server has closed fd by now (no waiting).
+bool closed_now(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  char byte = 0;
+  return poll(&p, 1, 0) == 1 && recv(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK) == 0;
+}
+
 // Everything the server sends until it closes, or what came by the timeout.
 std::string read_all(int fd, std::chrono::milliseconds timeout) {
   std::string out;
@@ -54,7 +61,7 @@ std::string ask(int port, const std::string& request) {
   const int fd = connect_to(port);
   REQUIRE(fd >= 0);
   REQUIRE(send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size()));
-  std::string answer = read_all(fd, 5000ms);
+  std::string answer = read_all(fd, 60s);  // a hang guard: an answer comes at once, or a close
   close(fd);
   return answer;
 }
@@ -83,7 +90,9 @@ struct Running {
 }  // namespace
 
 TEST_CASE("monitor server: a scrape is answered while 100 slow clients hold connections", "[monitor]") {
-  Running running(MonitorServerOptions{});
+  MonitorServerOptions options;
+  options.head_timeout = std::chrono::minutes(10);  // the slow clients are closed by nothing but the test
+  Running running(options);
   std::vector<int> slow;
   for (int i = 0; i < 100; ++i) {
     const int fd = connect_to(running.port);
@@ -91,12 +100,16 @@ TEST_CASE("monitor server: a scrape is answered while 100 slow clients hold conn
     REQUIRE(send(fd, "GET /met", 8, MSG_NOSIGNAL) == 8);  // a head that never ends
     slow.push_back(fd);
   }
-  const auto started = std::chrono::steady_clock::now();
   const std::string answer = ask(running.port, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
-  const auto took = std::chrono::steady_clock::now() - started;
   CHECK(answer.starts_with("HTTP/1.1 200 OK\r\n"));
   CHECK(answer.ends_with("\r\n\r\nentimg_contract_up 1\n"));
-  CHECK(took < 2s);  // generous for sanitizer builds; bench/bounds.sh measures it
+  // Answered while all 100 still held their connections: a server that waited for them would have
+  // answered only once --head-timeout closed them. An order of events, not a time (bench/bounds.sh
+  // measures the time).
+  std::size_t still_open = 0;
+  for (const int fd : slow)
+    still_open += closed_now(fd) ? 0 : 1;
+  CHECK(still_open == slow.size());
   for (const int fd : slow)
     close(fd);
 }
@@ -109,9 +122,9 @@ TEST_CASE("monitor server: a head not whole in time is closed, and HEAD, 404, 40
   Running running(options);
   const int slow = connect_to(running.port);
   REQUIRE(send(slow, "GET /", 5, MSG_NOSIGNAL) == 5);
-  const auto started = std::chrono::steady_clock::now();
-  CHECK(read_all(slow, 3000ms).empty());  // closed without an answer
-  CHECK(std::chrono::steady_clock::now() - started < 2s);
+  CHECK(read_all(slow, 60s).empty());  // without an answer
+  // Closed (a hang guard of 60 s: the head timeout is 300 ms; a server without one never closes it).
+  CHECK(closed_now(slow));
   close(slow);
 
   const std::string head = ask(running.port, "HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -130,7 +143,12 @@ TEST_CASE("monitor server: a head not whole in time is closed, and HEAD, 404, 40
     held.push_back(connect_to(running.port));
     REQUIRE(send(held.back(), "GET /big HTTP/1.1\r\n\r\n", 22, MSG_NOSIGNAL) == 22);
   }
-  std::this_thread::sleep_for(100ms);  // let the server take them and fill their sockets
+  // Each being answered (its first bytes came), however long a busy machine takes to get there: a sleep of
+  // 100 ms was not always enough under the README's test command (issue 43).
+  for (const int fd : held) {
+    pollfd p{fd, POLLIN, 0};
+    REQUIRE(poll(&p, 1, 60'000) == 1);
+  }
   CHECK(ask(running.port, "GET /metrics HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 503 "));
   for (const int fd : held)
     close(fd);
@@ -141,6 +159,7 @@ TEST_CASE("monitor server: at the limit, the connection idle longest makes room 
           "[monitor]") {
   MonitorServerOptions options;
   options.max_connections = 5;
+  options.head_timeout = std::chrono::minutes(10);  // only making room closes an idle connection
   Running running(options);
   // Whether the server closed fd (no answer comes to an idle connection) within the timeout.
   const auto closed = [](int fd, int timeout_ms) {
@@ -161,7 +180,7 @@ TEST_CASE("monitor server: at the limit, the connection idle longest makes room 
   for (int scrape = 0; scrape < 25; ++scrape) {
     INFO("scrape " << scrape);
     CHECK(ask(running.port, "GET /metrics HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 200 OK\r\n"));
-    CHECK(closed(idle.front(), 2000));
+    CHECK(closed(idle.front(), 60000));  // a hang guard: the close comes with the answer, or never
     close(idle.front());
     idle.pop_front();
     idle.push_back(connect_to(running.port));  // as a client connecting again: the server is full again

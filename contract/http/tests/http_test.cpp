@@ -122,11 +122,10 @@ TEST_CASE("a 304 without Content-Length is a whole answer, at once", "[http]") {
       std::this_thread::sleep_for(10ms);  // kept alive, nothing more
   });
   auto options = options_for(server.url());
-  options.read_timeout = 3s;
-  const auto started = Clock::now();
+  options.read_timeout = 30s;  // a client waiting for a body would end at this timeout, with an error
   const auto ex = Client(options).request("GET", "/", {{"If-None-Match", "\"v1\""}});
-  CHECK(Clock::now() - started < 1s);
   CHECK(ex.status == 304);
+  CHECK(ex.failure == FailureKind::none);
   CHECK(ex.error.empty());
   CHECK(ex.header("ETag") == "\"v1\"");
   CHECK(ex.body.empty());

@@ -74,3 +74,28 @@ TEST_CASE("annotations: a warning a rule with nothing to check, an error for a r
   write_github_annotations(out, report);
   CHECK(out.str() == "::error title=entities-images-contract::cannot check http://x/: connection refused\n");
 }
+
+// Issue 43: a hostile record's right-to-left override (U+202E) and isolates reached the console and Markdown
+// raw, so a failure line could display reordered; C1 controls (U+009B, a terminal's CSI) likewise.
+TEST_CASE("console and markdown reports: control and bidi characters from a server are escaped",
+          "[report][markdown]") {
+  const std::string hostile =
+      "got \"gnp.\xe2\x80\xae"
+      "exe\xe2\x81\xa6x\xe2\x81\xa9 \xc2\x9b"
+      "2J \x1b]0;t\x07\"";
+  const RunReport report =
+      failing("expected a picture, " + hostile, "http://api.example.org/\xe2\x80\x8f?\xd8\x9c=\xe2\x80\xab");
+  std::ostringstream console;
+  write_console_report(console, report);
+  const std::string md = markdown_of(report);
+  for (const std::string& text : {console.str(), md}) {
+    INFO(text);
+    for (const char* raw : {"\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xc2\x9b", "\x1b", "\x07",
+                            "\xe2\x80\x8f", "\xd8\x9c", "\xe2\x80\xab"})
+      CHECK(text.find(raw) == std::string::npos);
+  }
+  CHECK(console.str().find("gnp.\\u202eexe\\u2066x\\u2069 \\u009b2J \\x1b]0;t\\x07") != std::string::npos);
+  CHECK(console.str().find("/\\u200f?\\u061c=\\u202b") != std::string::npos);
+  // Markdown shows the same escapes, its own backslash escaped: \\u202e renders as \u202e.
+  CHECK(md.find("gnp.\\\\u202eexe\\\\u2066x\\\\u2069 \\\\u009b2J \\\\x1b\\]0;t\\\\x07") != std::string::npos);
+}

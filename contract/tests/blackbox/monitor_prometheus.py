@@ -37,11 +37,16 @@ def free_port():
 
 
 def get(url):
-    with urllib.request.urlopen(url, timeout=5) as answer:
+    with urllib.request.urlopen(url, timeout=30) as answer:
         return answer.read().decode()
 
 
-def wait_for(what, probe, timeout=8.0):
+# A hang guard, not a speed check (issue 43): each state comes within a few scrape intervals (500 ms) on a quiet
+# machine; a busy one may take several times that, and a broken monitor never gets there.
+HANG_GUARD = 90.0
+
+
+def wait_for(what, probe, timeout=HANG_GUARD):
     """Polls probe() until it returns something true; fails the test, saying what, if it never does."""
     deadline = time.monotonic() + timeout
     last = None
@@ -116,7 +121,7 @@ class Prometheus:
 
 def check(p, processes, mock, mock_port, target):
     wait_for("Prometheus scrapes the monitor",
-             lambda: p.value('up{job="entities-images-contract"}') == 1, timeout=15)
+             lambda: p.value('up{job="entities-images-contract"}') == 1)
     wait_for("the rules file is loaded", lambda: json.loads(get(p.url + "/api/v1/rules"))["data"]["groups"])
     wait_for("a passing deployment: up 1, status_ok passing, no rule failing, count 60", lambda:
              p.value("entimg_contract_up") == 1 and p.value('entimg_contract_rule_passed{rule="status_ok"}') == 1
@@ -167,7 +172,7 @@ def main():
         processes.start("mock", [a.mock, "--port", "0", "--records", "60", "--seed", "7", "--quiet"])
         mock_url = processes.url("mock")
         processes.start("monitor", [a.contract, "monitor", "--base-url", mock_url, "--interval", "500ms",
-                                    "--listen", "127.0.0.1:0", "--retries", "0", "--timeout", "2"])
+                                    "--listen", "127.0.0.1:0", "--retries", "0", "--timeout", "30"])
         target = processes.url("monitor").split("//")[1]
         web = "127.0.0.1:%d" % free_port()
         config = os.path.join(work, "prometheus.yml")

@@ -61,12 +61,13 @@ inline const contract::Schemas& schemas() {
   return loaded;
 }
 
-/// Client options for a server on this machine: short timeouts, no retries.
+/// Client options for a server on this machine: no retries, timeouts far above what a loopback answer takes
+/// on a slow or busy machine (hang guards: a case about a timeout sets its own).
 inline contract::ClientOptions local_client(const std::string& url) {
   contract::ClientOptions options;
   options.base_url = url;
-  options.connect_timeout = std::chrono::milliseconds(2000);
-  options.read_timeout = std::chrono::milliseconds(5000);
+  options.connect_timeout = std::chrono::milliseconds(30000);
+  options.read_timeout = std::chrono::milliseconds(30000);
   options.retries = 0;
   return options;
 }

@@ -58,7 +58,7 @@ function startHostile() {
 async function report(url, name, expectedExit) {
   const file = path.join(out, `${name}.html`);
   const run = await new Promise((resolve) => {
-    const proc = spawn(contract, ["--base-url", url, "--seed", "42", "--retries", "0", "--timeout", "5", "--html", file],
+    const proc = spawn(contract, ["--base-url", url, "--seed", "42", "--retries", "0", "--timeout", "60", "--html", file],
                        { stdio: ["ignore", "pipe", "pipe"] });
     let text = "";
     proc.stdout.on("data", (c) => { text += c; });

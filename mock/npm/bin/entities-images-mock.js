@@ -26,7 +26,7 @@ const ALL = [...FRONT, ...OPTIONS];
 
 function usage() {
   const lines = ALL.map(([, flag, kind, help]) => `  ${(flag + (kind ? " " + kind : "")).padEnd(28)} ${help}`);
-  return `Usage: entities-images-mock [flags]\n\nThe Entity Images Listing Service mock (django-edw on DRF), its C++ core as WebAssembly behind Node's http.\n\n${lines.join("\n")}\n  --help                       this text\n  --version                    the version\n\nNot here (the native mock's only): ${Object.keys(NATIVE_ONLY).join(", ")}.\n`;
+  return `Usage: entities-images-mock [flags]\n\nThe Entity Images Listing Service mock (django-edw on DRF), its C++ core as WebAssembly behind Node's http.\n\nFor an app's development and tests on this machine: one thread answers every request in turn (pages of more than\n1,000 records on a worker thread of their own), so under many busy clients a fresh request waits its turn (under\nwrk -c1000, 2 of 11 fresh GETs were answered within 1 s). For load tests, or to serve other machines, run the\nnative entities-images-mock (docs/npm.md, "What npx is for").\n\n${lines.join("\n")}\n  --help                       this text\n  --version                    the version\n\nNot here (the native mock's only): ${Object.keys(NATIVE_ONLY).join(", ")}.\n`;
 }
 
 const MAX_CONFIG_BYTES = 1 << 20;  // kMaxConfigBytes (mock/django/flags.hpp)
@@ -63,8 +63,17 @@ function readBounded(file, maxBytes) {
   }
 }
 
+// Text from a file or a client, safe for a terminal as the native mock's common::printable makes it: C0
+// controls, DEL, C1 controls and bidi controls as escapes (a dataset's field name could retitle the terminal).
+function printable(text) {
+  return String(text)
+    .replace(/[\u0000-\u001f\u007f]/g, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"))
+    .replace(/[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+             (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
+
 function fail(message) {
-  process.stderr.write(`entities-images-mock: ${message}\nRun with --help for more information.\n`);
+  process.stderr.write(`entities-images-mock: ${printable(message)}\nRun with --help for more information.\n`);
   process.exit(2);
 }
 
@@ -135,13 +144,17 @@ const limits = {};
 for (const name of WHOLE.keys()) limits[name] = whole(name, rest[name]);
 const options = Object.fromEntries(Object.entries(rest).filter(([name]) => !WHOLE.has(name)));
 void config;
+// As the native mock: --admin or --user on an address other machines reach gets one line of warning.
+if ((options.admin || options.user !== undefined) && !/^(127\.|localhost$|::1$|\[::1\]$)/.test(host)) {
+  process.stderr.write(`entities-images-mock: warning: --host ${host} with ${options.admin ? "--admin: any machine that reaches it can read the request journal, reset the mock and change its faults" : "--user: the password crosses the network in clear (HTTP Basic without TLS)"}; --host 127.0.0.1 keeps it to this machine\n`);
+}
 if (options.dataset !== undefined) {
   try {
     options.dataset = readBounded(options.dataset, limits.maxFileBytes);
   } catch (e) {
     const why = e instanceof FileRefused ? e.message + (e.size !== undefined ? " (--max-file-bytes)" : "")
       : `${given.dataset}: cannot be opened (${e.code ?? e.message})`;
-    process.stderr.write(`entities-images-mock: error: ${why}\n`);
+    process.stderr.write(`entities-images-mock: error: ${printable(why)}\n`);
     process.exit(1);
   }
 }
@@ -154,14 +167,14 @@ try {
   await mock.ready;
 } catch (e) {
   if (e instanceof RangeError || e instanceof TypeError) fail(e.message.replace(/^option (\w+)/, (_, n) => `option --${n.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`));
-  process.stderr.write(`entities-images-mock: error: ${e.message}\n`);
+  process.stderr.write(`entities-images-mock: error: ${printable(e.message)}\n`);
   process.exit(1);
 }
 
 const bulk = bulkLane(options, options.onLog);
 
 const server = createFront(limits, (req, res, body) => answer(req, res, body).catch((e) => {
-  process.stderr.write(`entities-images-mock: error answering ${req.method} ${req.url}: ${e.message}\n`);
+  process.stderr.write(`entities-images-mock: error answering ${printable(`${req.method} ${req.url}: ${e.message}`)}\n`);
   res.destroy();
 }), () => mock.failure(413).then((refused) => ({ ...refused, headers: [...refused.headers] })));
 function send(res, method, answer, slowBps) {
@@ -197,6 +210,7 @@ async function answer(req, res, body) {
   }
   send(res, req.method, planned.answer(), planned.slowBodyBps);
 }
+
 
 server.on("error", (e) => {
   process.stderr.write(`entities-images-mock: error: cannot listen on ${host}:${limits.port}: ${e.message}\n`);

@@ -11,8 +11,12 @@ old front would keep a fresh GET waiting about that long in any build (dev, sani
 With --npx APP (an app folder with the npm package installed) the same against `npx entities-images-mock`, whose
 bulk lane is a worker thread with a core of its own (one such page held Node's event loop for seconds).
 
-Usage: bulk_pages.py (--mock PATH | --npx APP) [--page-seconds S] [--within MS]. Exit 0 when every case holds, 1
-naming the ones that do not.
+No wall-clock bound (issue 43): a fresh GET is held against the big pages of the same run, so a slow or busy
+machine slows both alike. It must be answered in under half the time the quickest big page took (the old front
+kept it waiting a whole page or more), and at least 3 must be answered before the last page is done.
+
+Usage: bulk_pages.py (--mock PATH | --npx APP) [--page-seconds S]. Exit 0 when every case holds, 1 naming the
+ones that do not.
 """
 
 import argparse
@@ -52,7 +56,6 @@ def main():
     parser.add_argument("--mock")
     parser.add_argument("--npx", metavar="APP")
     parser.add_argument("--page-seconds", type=float, default=0.8, help="one big page's time alone (default 0.8)")
-    parser.add_argument("--within", type=float, default=500, help="ms a fresh GET may take (default 500)")
     args = parser.parse_args()
     records = 200000
     if args.npx:
@@ -96,8 +99,10 @@ def main():
               f"{', '.join(f'{r[2]:.2f}' for r in results)} s")
         if any(status != 200 for status, _, _ in probes):
             failed.append("a fresh GET was not answered 200")
-        if slowest * 1000 > args.within:
-            failed.append(f"a fresh GET took {slowest * 1000:.0f} ms (expected under {args.within:.0f} ms)")
+        quickest_page = min(r[2] for r in results)
+        if slowest > quickest_page / 2:
+            failed.append(f"a fresh GET took {slowest * 1000:.0f} ms (expected under half the quickest big page's "
+                          f"{quickest_page * 1000:.0f} ms)")
         if during < 3:
             failed.append("fewer than 3 fresh GETs were answered while the big pages were built: too small to show anything")
         if any(r[0] != 200 or r[4] != 200 for r in results) or len({r[1] for r in results}) != 1:

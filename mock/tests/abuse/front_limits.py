@@ -21,6 +21,10 @@ import time
 
 FLAGS = {"--port": "0", "--records": "100", "--max-body": "1048576", "--head-timeout": "1000",
          "--keep-alive-timeout": "1500"}
+# Waits are hang guards, not speed checks (issue 43): far above what a slow or busy machine needs, below what
+# the broken behaviour each probe tells apart takes (a connection never closed, a body read to its end); a
+# probe is bounded by what it counts (bytes taken before the 413, the status) and by lower bounds on delays.
+HANG_GUARD = 30
 PAGE = b"GET /edw/api/entities-images/?limit=1 HTTP/1.1\r\nHost: x\r\n\r\n"
 FAILED = []
 
@@ -49,12 +53,12 @@ class Front:
 
 
 def connect(port):
-    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s = socket.create_connection(("127.0.0.1", port), timeout=HANG_GUARD)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return s
 
 
-def read_answer(s, timeout=3.0):
+def read_answer(s, timeout=HANG_GUARD):
     """(status, head, body) of one answer (0 when none came in time or the peer closed first)."""
     s.settimeout(timeout)
     data = b""
@@ -98,45 +102,47 @@ def check(front, name, ok, detail=""):
         FAILED.append(f"{front.name}: {name}")
 
 
+ENDLESS_BYTES = 256 << 20  # what the endless POST offers: a front that reads bodies to their end takes it all
+
+
 def endless_chunked(front):
-    """Chunks sent for 3 s (or until refused) while the answer is awaited: 413 within a second."""
+    """Chunks sent (up to 256 MiB, or until refused) while the answer is awaited: 413 once --max-body (1 MiB)
+    is passed, before the client has sent more than a few MiB (the body cap plus the sockets' buffers)."""
     s = connect(front.port)
     s.sendall(b"POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
               b"Transfer-Encoding: chunked\r\n\r\n")
+    sent = [0]
     stop = threading.Event()
 
     def send():
         chunk = b"10000\r\n" + b"x" * 0x10000 + b"\r\n"
-        deadline = time.monotonic() + 3
         try:
-            while not stop.is_set() and time.monotonic() < deadline:
+            while not stop.is_set() and sent[0] < ENDLESS_BYTES:
                 s.sendall(chunk)
+                sent[0] += len(chunk)
         except OSError:
             pass
 
     sender = threading.Thread(target=send)
-    started = time.monotonic()
     sender.start()
-    status, _, body = read_answer(s, 3)
-    seconds = time.monotonic() - started
+    status, _, body = read_answer(s)
+    sent_before_answer = sent[0]
     stop.set()
     sender.join()
-    check(front, "an endless chunked POST: 413 at once", status == 413 and seconds < 1,
-          f"{status} in {seconds * 1000:.0f} ms")
-    check(front, "... then closed", closed_within(s, 5))
+    check(front, "an endless chunked POST: 413 once over --max-body",
+          status == 413 and sent_before_answer < (32 << 20), f"{status} after {sent_before_answer >> 20} MiB sent")
+    check(front, "... then closed", closed_within(s, HANG_GUARD))
     s.close()
 
 
 def announced_body(front):
     """A POST announcing 100 MiB with only its head sent: 413 from the Content-Length alone."""
     s = connect(front.port)
-    started = time.monotonic()
     s.sendall(b"POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
               b"Content-Length: 104857600\r\n\r\n" + b"x" * 65536)
-    status, _, _ = read_answer(s, 3)
-    seconds = time.monotonic() - started
-    check(front, "a 100 MiB Content-Length: 413 before the body is read", status == 413 and seconds < 1,
-          f"{status} in {seconds * 1000:.0f} ms")
+    # Only 64 KiB of the body ever comes: a front that waited for it would answer 408 (--head-timeout) or never.
+    status, _, _ = read_answer(s)
+    check(front, "a 100 MiB Content-Length: 413 before the body is read", status == 413, str(status))
     s.close()
 
 
@@ -145,13 +151,13 @@ def whole_refused_body(front):
     s = connect(front.port)
     body = b"x" * (16 << 20)
     try:
-        s.settimeout(10)
+        s.settimeout(HANG_GUARD)
         s.sendall(b"POST /edw/api/entities-images/ HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
                   b"Content-Length: %d\r\n\r\n" % len(body) + body)
         sent = True
     except OSError:
         sent = False
-    status, _, _ = read_answer(s, 5)
+    status, _, _ = read_answer(s)
     check(front, "a whole 16 MiB body sent before reading: its 413 still read", sent and status == 413,
           f"sent {sent}, {status}")
     s.close()
@@ -166,9 +172,9 @@ def long_head(front):
         s.sendall(head)
     except OSError:
         pass
-    status, _, _ = read_answer(s, 3)
+    status, _, _ = read_answer(s)
     check(front, "a head over --max-head: 431", status == 431, str(status))
-    check(front, "... then closed", closed_within(s, 4))
+    check(front, "... then closed", closed_within(s, HANG_GUARD))
     s.close()
 
 
@@ -177,14 +183,14 @@ def slow_head(front):
     closed; a keep-alive connection idle past --keep-alive-timeout (1.5 s) closed."""
     s = connect(front.port)
     s.sendall(b"GET /edw/api/entities-images/ HTTP/1.1\r\nHost")
-    status, _, body = read_answer(s, 3)
+    status, _, body = read_answer(s)
     check(front, "a head not whole within --head-timeout: 408 naming it", status == 408 and b"--head-timeout" in body,
           f"{status} {body[:80]!r}")
-    check(front, "... then closed", closed_within(s, 3))
+    check(front, "... then closed", closed_within(s, HANG_GUARD))
     s.close()
     silent = connect(front.port)
     started = time.monotonic()
-    closed = closed_within(silent, 3)
+    closed = closed_within(silent, HANG_GUARD)
     check(front, "a silent connection closed after --head-timeout", closed and time.monotonic() - started >= 0.8,
           f"after {time.monotonic() - started:.2f} s")
     silent.close()
@@ -192,7 +198,7 @@ def slow_head(front):
     kept.sendall(PAGE)
     status, _, _ = read_answer(kept)
     started = time.monotonic()
-    closed = closed_within(kept, 4)
+    closed = closed_within(kept, HANG_GUARD)
     check(front, "an idle keep-alive connection closed after --keep-alive-timeout",
           status == 200 and closed and time.monotonic() - started >= 1.2, f"after {time.monotonic() - started:.2f} s")
     kept.close()
@@ -216,7 +222,7 @@ def idle_make_room(front):
         status, _, _ = read_answer(fresh)
         fresh.close()
         check(front, f"at --max-connections a new client is answered (round {round})", status == 200, str(status))
-        check(front, f"... and the one idle longest made room (round {round})", closed_within(held[round], 2))
+        check(front, f"... and the one idle longest made room (round {round})", closed_within(held[round], HANG_GUARD))
         held.append(connect(front.port))
         time.sleep(0.05)
     for s in held:
@@ -242,6 +248,23 @@ def none_idle(front):
         c.close()
 
 
+def bind_warning(name, command):
+    """Issue 43: --admin or --user on an address other machines reach says so, in one line, before it loads
+    (a missing --dataset ends the run there, so nothing is bound to a public address by the test)."""
+    cases = [(["--host", "0.0.0.0", "--admin"], "warning: --host 0.0.0.0 with --admin: any machine"),
+             (["--host", "0.0.0.0", "--user", "alice:s3cret"], "warning: --host 0.0.0.0 with --user: the password"),
+             (["--host", "127.0.0.1", "--admin"], None)]
+    for flags, expected in cases:
+        done = subprocess.run(command + flags + ["--port", "0", "--dataset", "/nonexistent/records.jsonl"],
+                              capture_output=True, text=True, timeout=HANG_GUARD, stdin=subprocess.DEVNULL)
+        warnings = [line for line in done.stderr.splitlines() if "warning:" in line]
+        ok = done.returncode == 1 and (len(warnings) == 1 and expected in warnings[0] if expected else not warnings)
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {' '.join(flags)}: {'one line of warning' if expected else 'no warning'}"
+              + ("" if ok else f" (exit {done.returncode}: {done.stderr.strip()[:300]!r})"))
+        if not ok:
+            FAILED.append(f"{name}: warning for {' '.join(flags)}")
+
+
 def probe_front(name, command):
     try:
         Front(name, command).__exit__()
@@ -249,12 +272,15 @@ def probe_front(name, command):
         print(f"FAIL {name}: {e}")
         FAILED.append(f"{name}: does not start")
         return
+    bind_warning(name, command)
     with Front(name, command) as front:
         for probe in (endless_chunked, announced_body, whole_refused_body, long_head, slow_head):
             probe(front)
-    with Front(name, command, {"--max-connections": "6", "--head-timeout": "5000"}) as front:
+    # Timeouts far above HANG_GUARD: only making room closes a connection, and the busy stay busy.
+    long_timeouts = {"--head-timeout": "600000", "--keep-alive-timeout": "600000"}
+    with Front(name, command, {"--max-connections": "6", **long_timeouts}) as front:
         idle_make_room(front)
-    with Front(name, command, {"--max-connections": "2", "--head-timeout": "5000"}) as front:
+    with Front(name, command, {"--max-connections": "2", **long_timeouts}) as front:
         none_idle(front)
 
 

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
 
 namespace entimg::mock::abuse {
@@ -135,6 +137,24 @@ bool closed_within(int fd, Millis timeout) {
   }
 }
 
+std::size_t established_at(int port) {
+  std::size_t count = 0;
+  for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    std::ifstream in(table);
+    std::string line;
+    std::getline(in, line);  // the header
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      std::string slot, local, remote, state;
+      fields >> slot >> local >> remote >> state;
+      const std::size_t colon = local.rfind(':');
+      if (colon == std::string::npos || state != "01") continue;
+      count += std::stoi(local.substr(colon + 1), nullptr, 16) == port ? 1U : 0U;
+    }
+  }
+  return count;
+}
+
 std::string get_request(std::string_view target, bool close, std::string_view extra_headers) {
   std::string r = "GET ";
   r.append(target).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n").append(extra_headers);
@@ -158,7 +178,7 @@ std::vector<int> open_many(int port, std::size_t count, std::string_view first) 
       }
       batch.push_back({fd, POLLOUT, 0});
     }
-    const auto deadline = Clock::now() + Millis(5000);
+    const auto deadline = Clock::now() + Millis(30000);
     std::size_t waiting = batch.size();
     while (waiting > 0 && poll(batch.data(), batch.size(), remaining_ms(deadline)) > 0) {
       for (auto& p : batch) {

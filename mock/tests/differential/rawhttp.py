@@ -4,8 +4,9 @@ import socket
 import time
 from dataclasses import dataclass, field
 
-CONNECT_TIMEOUT = 2.0
-READ_TIMEOUT = 5.0
+# Hang guards far above what a loopback answer (Django's included) takes on a busy machine (issue 43).
+CONNECT_TIMEOUT = 30.0
+READ_TIMEOUT = 30.0
 HEAD_BODY_GRACE = 0.3  # how long to wait for bytes a server should not send after a HEAD answer
 
 

@@ -43,5 +43,9 @@ npx --no-install entities-images-mock --memo-bytes 0 > /dev/null 2> "$tmp/refuse
 check "a native-only flag is refused with the table's reason, exit 2" $?
 npx --no-install entities-images-mock --help > "$tmp/help.out"
 grep -q 'Not here (the native mock.s only): --threads, --state, ' "$tmp/help.out"; check "--help lists them" $?
+# Issue 43: what the npx server is for, and its limit under many clients, said where a user looks.
+grep -q "For an app's development and tests on this machine: one thread answers every request in turn" "$tmp/help.out" &&
+  grep -q 'For load tests, or to serve other machines, run the' "$tmp/help.out"
+check "--help says what npx is for and its limit under load" $?
 echo "$((7 - failures)) passed, $failures failed"
 [ "$failures" = 0 ]

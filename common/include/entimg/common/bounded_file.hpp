@@ -31,4 +31,18 @@ std::string file_kind(const std::filesystem::path& file);
 /// 1073741824".
 std::string read_bounded_file(const std::filesystem::path& file, std::uint64_t max_bytes);
 
+/// Opens `relative` (plain names: no "..", not absolute) beneath the directory `root`, following no symbolic
+/// link on the way or at the end: each directory is opened with O_NOFOLLOW | O_DIRECTORY from the one above,
+/// the last name with `flags` | O_NOFOLLOW. `root` itself is the user's choice and is followed. A link
+/// planted in a directory the program writes (say, `records.jsonl -> /etc/passwd` in a --state directory)
+/// cannot send a write or a truncation elsewhere. A descriptor, or -1 with errno (ELOOP: a link, EINVAL: a
+/// name that is not plain).
+int open_beneath(const std::filesystem::path& root, const std::filesystem::path& relative, int flags,
+                 unsigned mode = 0);
+
+/// read_bounded_file of `relative` beneath `root`, opened by open_beneath: a link is refused as cannot_open
+/// ("... cannot be opened (a symbolic link, not followed)").
+std::string read_bounded_file_beneath(const std::filesystem::path& root,
+                                      const std::filesystem::path& relative, std::uint64_t max_bytes);
+
 }  // namespace entimg::common

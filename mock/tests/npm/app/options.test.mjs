@@ -28,6 +28,8 @@ const CASES = {
   admin: [[true, false], [["yes", /^option admin needs true or false, got 'yes'$/]]],
   journalSize: [[100], [[0, /^option journalSize needs .* from 1 to/]]],
   journalBytes: [[65536], [[10, /^option journalBytes needs .* from 65536 to 4294967295, got 10$/]]],
+  journalCredentials: [[true, false], [["yes", /^option journalCredentials needs true or false, got 'yes'$/]]],
+  adminHost: [["mock.test", "*"], [[42, /^option adminHost needs/]]],
   log: [["none", "text", "json"], [["verbose", /^option log is 'none', 'text' or 'json', got 'verbose'$/]]],
   onLog: [[() => {}], [["console", /^option onLog needs a function/]]],
   wasm: [[inlineWasm], [[42, /^option wasm needs the core's WebAssembly/]]],

@@ -96,7 +96,8 @@ class LiveDataset final : public Dataset {
  private:
   void load_state();
   std::string state_line_problem(const std::filesystem::path& dir, std::string_view line);
-  std::optional<std::string> read_state_file(const std::filesystem::path& file) const;
+  /// A file of the state directory (`name` below it, read with no link followed).
+  std::optional<std::string> read_state_file(const std::filesystem::path& name) const;
   void append_line(const std::string& line);  // under write_mutex_
   void insert_created(Record record);         // under a unique lock
   void page_locked(const Selection& selection, std::uint64_t offset, std::uint64_t limit,

@@ -47,6 +47,14 @@ struct AppOptions {
   std::size_t journal_size = 10000;  ///< --journal-size: the requests the journal keeps (the latest)
   /// --journal-bytes: and at most this many bytes of them (each entry counted as its listing's JSON)
   std::size_t journal_bytes = std::size_t{32} << 20;
+  /// --journal-credentials: the journal keeps Authorization, Cookie and the like in clear (masked otherwise)
+  bool journal_credentials = false;
+  /// --admin-host: a host name the admin routes also accept ('*': any), besides the loopback names and
+  /// listen_host (as Django's ALLOWED_HOSTS: a foreign Host is a DNS-rebinding page's)
+  std::string admin_host;
+  /// The address the server listens on, set by the front (FrontOptions::host): a Host the admin routes
+  /// accept.
+  std::string listen_host;
 };
 
 /// MockServer's: the front's and the application's, each handed on as it is, and the memo's.
