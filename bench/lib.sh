@@ -75,11 +75,12 @@ free_port() {
 }
 
 # start_mock RECORDS: sets MOCK_PID and MOCK_PORT once the mock prints its listening line ($MOCK_EXTRA: more
-# flags; $PIN_SERVER: a command in front of it, e.g. "taskset -c 0").
+# flags; $PIN_SERVER: a command in front of it, e.g. "taskset -c 0"). RECORDS "": no --records (a --dataset in
+# MOCK_EXTRA instead).
 start_mock() {
   local records=$1 out="$BENCH_TMP/mock-$1-$RANDOM.log" deadline
-  ${PIN_SERVER:-} "$MOCK" --host 127.0.0.1 --port 0 --records "$records" --seed "$SEED" --quiet ${MOCK_EXTRA:-} \
-    >"$out" 2>&1 &
+  ${PIN_SERVER:-} "$MOCK" --host 127.0.0.1 --port 0 ${records:+--records "$records"} --seed "$SEED" --quiet \
+    ${MOCK_EXTRA:-} >"$out" 2>&1 &
   MOCK_PID=$!
   STARTED_PIDS+=("$MOCK_PID")
   deadline=$((SECONDS + 60))

@@ -217,8 +217,8 @@ ready_verdict() { verdict "$1" "<" 100; }
 summary() {
   echo "bench summary ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $ROUNDS x ${DURATION}s interleaved, nginx workers $NGINX_WORKERS)"
   printf '  %-46s %10s  %-9s %s\n' measure value target result
-  target "req/s mock/nginx, 32 connections" "$rps32" ">=" 0.8
-  target "req/s mock/nginx, 1 connection" "$rps1" ">=" 0.9
+  target "req/s mock/nginx, 32 connections" "$rps32" ">=" 1.0
+  target "req/s mock/nginx, 1 connection" "$rps1" ">=" 1.0
   printf '  %-46s %10s  %-9s %s\n' "req/s mock/nginx 1 worker, 1 wrk thread, 32 conns" "$one_worker_ratio" "-" "(context)"
   printf '  %-46s %10s  %-9s %s\n' "req/s computed/nginx, 1 conn (--memo-bytes 0)" "$computed1" "-" "(context)"
   printf '  %-46s %10s  %-9s %s\n' "req/s computed/nginx, 32 conns (--memo-bytes 0)" "$computed32" "-" "(context)"

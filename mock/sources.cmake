@@ -12,8 +12,10 @@ set(ENTIMG_MOCK_HELPERS_SOURCES
   helpers/negotiation.cpp
   helpers/pagination.cpp
   helpers/placeholder_image.cpp
+  helpers/placeholder_png.cpp
   helpers/python_json.cpp
   helpers/python_number.cpp
+  helpers/sized_picture.cpp
 )
 # The records: generated, read from a file, live (uploads, --state), churned.
 set(ENTIMG_MOCK_DATASETS_SOURCES
@@ -24,6 +26,7 @@ set(ENTIMG_MOCK_DATASETS_SOURCES
 )
 # What Django hands a view: the request and the response, Django's and the proxies' error pages.
 set(ENTIMG_MOCK_HTTP_SOURCES
+  http/byte_ranges.cpp
   http/failure_pages.cpp
   http/fault_statuses.cpp
   http/http_types.cpp

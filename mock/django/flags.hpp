@@ -174,6 +174,14 @@ inline constexpr auto kFlags = std::to_array<Flag>({
      .kind = FlagKind::churn,
      .high = kMaxChurn,
      .header = "X-Mock-Time"},
+    {.name = "--sized-pictures",
+     .npm = "sizedPictures",
+     .help = "serve each record's picture at its file_size in bytes (padding inside\n"
+             "the picture, sent as it is read), as a deployment's storage would;\n"
+             "by default a small placeholder of a few kB",
+     .group = kServing,
+     .kind = FlagKind::flag,
+     .field = at<&Options::sized_pictures>},
     {.name = "--threads",
      .npm_absent = "Node's event loop answers one request at a time",
      .type_name = "N",

@@ -34,8 +34,9 @@ bool accepts_gzip(std::string_view accept_encoding) {
 
 void apply_gzip_middleware(const HttpRequest& request, HttpResponse& response) {
   if (response.body.size() < 200) return;  // "not worth attempting to compress really short responses"
-  for (const auto& [name, value] : response.headers)
-    if (common::iequals_ascii(name, "Content-Encoding")) return;
+  for (const auto& [name, value] : response.headers)  // a range of a file is of its bytes as they are
+    if (common::iequals_ascii(name, "Content-Encoding") || common::iequals_ascii(name, "Content-Range"))
+      return;
   patch_vary_headers(response, "Accept-Encoding");
   if (!accepts_gzip(request.header("Accept-Encoding").value_or(""))) return;
   std::string compressed = gzip_compress(response.body);

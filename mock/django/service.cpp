@@ -2,10 +2,12 @@
 // (§3.7), Django's HTML error pages, then the DRF view (list_view.cpp).
 #include "entimg/mock/service.hpp"
 #include "placeholder_image.hpp"
+#include "sized_picture.hpp"
 
 #include <algorithm>
 #include <cctype>
 
+#include "byte_ranges.hpp"
 #include "churn.hpp"
 #include "django_pages.hpp"
 #include "entimg/common/ascii.hpp"
@@ -124,7 +126,39 @@ HttpResponse from_front(HttpResponse response) {
   return response;
 }
 
-HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::string_view file) {
+// A record's picture at its file's size, made in pieces as the front sends it.
+class SizedPictureSource final : public BodySource {
+ public:
+  explicit SizedPictureSource(detail::SizedPicture picture) : picture_(std::move(picture)) {}
+  std::uint64_t size() const override { return picture_.size(); }
+  void write(std::uint64_t offset, char* out, std::size_t n) const override {
+    picture_.write(offset, out, n);
+  }
+
+ private:
+  detail::SizedPicture picture_;
+};
+
+// A record's picture: its placeholder, or (--sized-pictures) the placeholder grown to the record's file_size.
+HttpResponse picture_of(const Record& record, bool sized) {
+  detail::Placeholder picture =
+      detail::placeholder_for(record.mime_type, static_cast<std::uint64_t>(record.id), record.id);
+  HttpResponse response{200, std::move(picture.content_type), {}, {}, nullptr};
+  if (sized && record.file_size > 0) {
+    detail::SizedPicture grown(picture, static_cast<std::uint64_t>(record.file_size));
+    if (grown.size() != picture.bytes.size()) {
+      response.source = std::make_shared<const SizedPictureSource>(std::move(grown));
+      return response;
+    }
+  }
+  response.body = std::move(picture.bytes);
+  return response;
+}
+
+// MEDIA_URL, as the front server (nginx) serves files: a record's file, Range requests answered as its
+// static module answers them.
+HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::string_view file,
+                   bool sized) {
   if (request.method != "GET" && request.method != "HEAD")
     return from_front({405, "text/plain; charset=utf-8", {{"Allow", "GET, HEAD"}}, "Method Not Allowed\n"});
   const auto record = dataset.find_by_file(file);
@@ -132,13 +166,12 @@ HttpResponse media(const LiveDataset& dataset, const HttpRequest& request, std::
     return html_page(
         404, detail::django_error_page("Not Found", "The requested resource was not found on this server."));
   if (auto uploaded = dataset.uploaded_bytes(file))  // an upload's own bytes, typed as its extension says
-    return from_front({200,
-                       record->mime_type.empty() ? "application/octet-stream" : record->mime_type,
-                       {},
-                       std::move(*uploaded)});
-  detail::Placeholder picture =
-      detail::placeholder_for(record->mime_type, static_cast<std::uint64_t>(record->id), record->id);
-  return from_front({200, std::move(picture.content_type), {}, std::move(picture.bytes)});
+    return detail::answer_ranges(
+        request, from_front({200,
+                             record->mime_type.empty() ? "application/octet-stream" : record->mime_type,
+                             {},
+                             std::move(*uploaded)}));
+  return detail::answer_ranges(request, from_front(picture_of(*record, sized)));
 }
 
 // What Django hands the view: the method, the headers it reads, the body, the query as QueryDict reads it,
@@ -178,11 +211,13 @@ detail::ViewRequest view_request(const HttpRequest& request, const std::string& 
 
 }  // namespace
 
-Service::Service(std::shared_ptr<const Dataset> dataset, std::optional<User> user)
-    : dataset_(std::make_shared<LiveDataset>(std::move(dataset), std::nullopt)), user_(std::move(user)) {}
+Service::Service(std::shared_ptr<const Dataset> dataset, std::optional<User> user, ServiceOptions options)
+    : dataset_(std::make_shared<LiveDataset>(std::move(dataset), std::nullopt)),
+      user_(std::move(user)),
+      options_(options) {}
 
-Service::Service(std::shared_ptr<LiveDataset> dataset, std::optional<User> user)
-    : dataset_(std::move(dataset)), user_(std::move(user)) {}
+Service::Service(std::shared_ptr<LiveDataset> dataset, std::optional<User> user, ServiceOptions options)
+    : dataset_(std::move(dataset)), user_(std::move(user)), options_(options) {}
 
 std::uint64_t Service::data_version() const {
   return dataset_->generation();
@@ -230,7 +265,8 @@ HttpResponse Service::handle_at(const HttpRequest& request) const {
 
   // MEDIA_URL: each record's picture (a placeholder made for it; docs/mock.md). Only files of records
   // are served, looked up by exact path, so nothing else can be reached however the path is spelled.
-  if (path.starts_with("/media/")) return media(*dataset_, request, std::string_view(path).substr(7));
+  if (path.starts_with("/media/"))
+    return media(*dataset_, request, std::string_view(path).substr(7), options_.sized_pictures);
 
   const detail::Resolved resolved = detail::resolve(path);
   if (!resolved.route) {

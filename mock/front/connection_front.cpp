@@ -53,6 +53,9 @@ constexpr Millis kLingerTime{2000};
 constexpr Millis kLingerMax{30000};
 constexpr std::size_t kLingerReadsPerTurn = 64;
 constexpr Millis kTrickleTick{100};  // --slow-body: a tenth of the rate every 100 ms
+// A body made in pieces (HttpResponse::source: a picture of its file's size) is made this much at a time, as
+// the socket takes it, so that a 2 GB body costs a piece of memory, not 2 GB.
+constexpr std::size_t kSourcePiece = 256 * 1024;
 
 struct Conn {
   Conn(std::uint64_t id_, int fd_, const ConnectionLimits& limits) : id(id_), fd(fd_), parser(limits) {}
@@ -80,9 +83,13 @@ struct Conn {
   bool peer_eof = false;
   bool hung_up = false;    // the client shut its side (or reset): a delay under way ends
   bool maybe_more = true;  // the socket may hold bytes not read yet
-  // The answer being written: head, then body (trickled when `trickle` > 0).
+  // The answer being written: head, then body (trickled when `trickle` > 0); a body made in pieces goes
+  // through out_body a piece at a time, `source_at` of it made so far.
   std::string out_head, out_body;
   std::size_t head_sent = 0, body_sent = 0;
+  std::shared_ptr<const BodySource> out_source;
+  std::uint64_t source_at = 0;
+  std::string_view out_held;  // a source's body held whole (HeldBody): sent from there, not through out_body
   std::uint64_t trickle = 0, allowance = 0;
   TimePoint next_tick{}, last_progress{};
   bool close_after = false;
@@ -96,7 +103,41 @@ struct Conn {
   bool pending_keep_alive = true;
   TimePoint delay_until{}, admitted_at{};
 
-  bool writing() const { return head_sent < out_head.size() || body_sent < out_body.size(); }
+  std::string_view body() const { return out_held.empty() ? std::string_view(out_body) : out_held; }
+  bool writing() const {
+    return head_sent < out_head.size() || body_sent < body().size() ||
+           (out_source && source_at < out_source->size());
+  }
+  /// The body to write after the head (none for HEAD, 1xx, 204, 304): held, or made in pieces from its
+  /// source.
+  void take_body(HttpResponse& response, bool sent, std::uint64_t rate) {
+    out_source.reset();
+    source_at = 0;
+    out_held = {};
+    out_body.clear();
+    if (sent) {
+      out_body = std::move(response.body);
+      out_source = std::move(response.source);
+    }
+    head_sent = body_sent = 0;
+    trickle = out_body.empty() && !out_source ? 0 : rate;
+  }
+  /// The next piece of a body made in pieces, once the last one is sent (a held one: all of it, in place).
+  void next_piece() {
+    if (body_sent < body().size() || !out_source || source_at >= out_source->size()) return;
+    if (!out_source->held().empty()) {
+      out_held = out_source->held();
+      source_at = out_held.size();
+      body_sent = 0;
+      return;
+    }
+    const auto n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kSourcePiece, out_source->size() - source_at));
+    out_body.resize(n);
+    out_source->write(source_at, out_body.data(), n);
+    source_at += n;
+    body_sent = 0;
+  }
   /// Between requests (kept alive, or nothing sent yet), nothing to write: what nginx may close for room.
   bool idle() const { return !timing && in.empty() && !pending && !writing() && !lingering && !close_after; }
 };
@@ -116,6 +157,9 @@ void set_nonblocking(int fd) {
 // IMF-fixdate, as gunicorn and nginx write it.
 std::string date_header() {
   const std::time_t now = std::time(nullptr);
+  thread_local std::time_t cached_at = -1;  // one formatting a second per thread, not one a request
+  thread_local std::string cached;
+  if (now == cached_at) return cached;
   std::tm utc{};
   gmtime_r(&now, &utc);
   static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
@@ -125,7 +169,9 @@ std::string date_header() {
   const int n = std::snprintf(text, sizeof text, "Date: %s, %02d %s %04d %02d:%02d:%02d GMT\r\n",
                               kDays[utc.tm_wday % 7], utc.tm_mday, kMonths[utc.tm_mon % 12],
                               utc.tm_year + 1900, utc.tm_hour, utc.tm_min, utc.tm_sec);
-  return std::string(text, static_cast<std::size_t>(std::max(n, 0)));
+  cached.assign(text, static_cast<std::size_t>(std::max(n, 0)));
+  cached_at = now;
+  return cached;
 }
 
 // The answer to a request the front refuses: nginx's page for a body over --max-body (as documented for
@@ -464,7 +510,8 @@ void ConnectionFront::State::close_conn(Conn& c) {
 
 ConnectionFront::State::Flush ConnectionFront::State::flush(Conn& c, TimePoint now) {
   while (c.writing()) {
-    std::size_t body_room = c.out_body.size() - c.body_sent;
+    c.next_piece();
+    std::size_t body_room = c.body().size() - c.body_sent;
     if (c.trickle > 0 && c.head_sent == c.out_head.size()) {
       if (c.allowance == 0) {
         if (now < c.next_tick) return Flush::tick;
@@ -478,7 +525,7 @@ ConnectionFront::State::Flush ConnectionFront::State::flush(Conn& c, TimePoint n
     if (c.head_sent < c.out_head.size())
       parts[count++] = {c.out_head.data() + c.head_sent, c.out_head.size() - c.head_sent};
     if (body_room > 0 && (c.trickle == 0 || count == 0))
-      parts[count++] = {c.out_body.data() + c.body_sent, body_room};
+      parts[count++] = {const_cast<char*>(c.body().data()) + c.body_sent, body_room};
     msghdr message{};
     message.msg_iov = parts;
     message.msg_iovlen = static_cast<std::size_t>(count);
@@ -497,6 +544,9 @@ ConnectionFront::State::Flush ConnectionFront::State::flush(Conn& c, TimePoint n
   }
   // Sent: the buffers go back (a page of the whole collection is hundreds of megabytes).
   std::string().swap(c.out_body);
+  c.out_source.reset();
+  c.source_at = 0;
+  c.out_held = {};
   if (c.out_head.capacity() > 4096) std::string().swap(c.out_head);
   c.out_head.clear();
   c.head_sent = c.body_sent = 0;
@@ -523,6 +573,10 @@ void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::st
   }
   // An answer without a length (HttpResponse::without_content_length): gunicorn's framing.
   const bool unframed = response.without_content_length && !no_body_status(response.status);
+  if (response.source && (unframed || chunked)) {  // framed here: made whole first
+    response.body = whole_body(response);
+    response.source.reset();
+  }
   if (unframed && minor == 1 && method != "HEAD" && !chunked) {
     chunked = true;
     head.append("Transfer-Encoding: chunked\r\n");
@@ -532,7 +586,7 @@ void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::st
   if (!response.content_type.empty())
     head.append("Content-Type: ").append(response.content_type).append("\r\n");
   if (!no_body_status(response.status) && !chunked && !unframed)
-    head.append("Content-Length: ").append(std::to_string(response.body.size())).append("\r\n");
+    head.append("Content-Length: ").append(std::to_string(body_size(response))).append("\r\n");
   if (chunked && method != "HEAD") {
     std::string framed;
     constexpr std::size_t kChunk = 4096;
@@ -549,12 +603,7 @@ void ConnectionFront::State::queue(Conn& c, HttpResponse response, const std::st
   else if (minor == 0)
     head.append("Connection: keep-alive\r\n");
   head.append("\r\n");
-  if (method == "HEAD" || no_body_status(response.status))
-    c.out_body.clear();
-  else
-    c.out_body = std::move(response.body);
-  c.head_sent = c.body_sent = 0;
-  c.trickle = c.out_body.empty() ? 0 : trickle;
+  c.take_body(response, method != "HEAD" && !no_body_status(response.status), trickle);
   c.allowance = 0;
   c.next_tick = c.last_progress = Clock::now();  // --send-timeout runs from the answer's start
   c.next_tick += kTrickleTick;
@@ -574,7 +623,7 @@ void ConnectionFront::State::answer(Conn& c, HttpRequest& request, const Plan& p
 
 void ConnectionFront::State::deliver(Conn& c, const HttpRequest& request, HttpResponse response,
                                      const Plan& plan, int minor, bool keep_alive, TimePoint admitted) {
-  const std::size_t bytes = request.method == "HEAD" ? 0 : response.body.size();
+  const std::uint64_t bytes = request.method == "HEAD" ? 0 : body_size(response);
   const int status = response.status;
   queue(c, std::move(response), request.method, minor, keep_alive, plan.slow_body_bps / 10);
   handler.finished(request, status, bytes,
@@ -644,7 +693,7 @@ void ConnectionFront::State::admit(Conn& c, ParsedRequest parsed) {
   Admission admission = handler.admit(request);
   if (admission.response) {
     const int status = admission.response->status;
-    const std::size_t bytes = request.method == "HEAD" ? 0 : admission.response->body.size();
+    const std::uint64_t bytes = request.method == "HEAD" ? 0 : body_size(*admission.response);
     queue(c, std::move(*admission.response), request.method, parsed.minor_version, parsed.keep_alive, 0);
     handler.finished(request, status, bytes,
                      std::chrono::duration<double, std::milli>(Clock::now() - now).count());

@@ -45,7 +45,8 @@ bool serve(const Options& o, std::unique_ptr<MockServer>& server, std::atomic<Mo
   ServerOptions server_options = o;  // the command line's server part, as it is
   // A live collection changes with time, so no answer is kept for a repeated request.
   if (o.churn_inserts > 0 || o.churn_deletes > 0) server_options.memo_bytes = 0;
-  server = std::make_unique<MockServer>(std::make_shared<Service>(live, o.user), server_options);
+  server = std::make_unique<MockServer>(
+      std::make_shared<Service>(live, o.user, ServiceOptions{o.sized_pictures}), server_options);
   server->bind();
   std::cout << "listening on " << server->url() << "\n"
             << "serving " << live->describe() << " at " << server->url() << "/edw/api/entities-images/"

@@ -66,7 +66,8 @@ class AnswerMemo {
     }
     Lookup found;
     if (const auto it = answers_.find(hash); it != answers_.end()) {
-      if (it->second.key == key_of(request)) found.answer = it->second.response;
+      if (same_key(it->second.key, request))
+        found.answer = it->second.response;  // its body shared, not copied
       return found;  // or another request with the same hash: that one keeps the place
     }
     std::uint64_t& seen = seen_[hash % kSeenSlots];
@@ -79,12 +80,14 @@ class AnswerMemo {
   void keep(const HttpRequest& request, std::uint64_t version, const HttpResponse& response) {
     if (response.status != 200) return;
     std::string key = key_of(request);
-    const std::size_t size = key.size() + response.body.size() + 256;
+    const std::size_t size = key.size() + static_cast<std::size_t>(body_size(response)) + 256;
     if (size > max_bytes_ / 16) return;
     const std::uint64_t hash = hash_of(request);
     const std::lock_guard lock(mutex_);
     if (version != version_ || bytes_ + size > max_bytes_) return;
-    if (answers_.try_emplace(hash, Entry{std::move(key), response}).second) bytes_ += size;
+    HttpResponse kept = response;
+    if (!kept.source) kept.source = std::make_shared<const HeldBody>(std::move(kept.body));
+    if (answers_.try_emplace(hash, Entry{std::move(key), std::move(kept)}).second) bytes_ += size;
   }
 
  private:
@@ -112,6 +115,21 @@ class AnswerMemo {
       add(header.second);
     }
     return h;
+  }
+
+  // key == key_of(request), without making the key.
+  static bool same_key(std::string_view key, const HttpRequest& request) {
+    const auto take = [&key](std::string_view part, std::string_view before) {
+      if (!key.starts_with(before) || key.substr(before.size()).substr(0, part.size()) != part) return false;
+      key.remove_prefix(before.size() + part.size());
+      return true;
+    };
+    if (!take(request.method, "") || !take(request.target, std::string_view("\0", 1)) ||
+        !take(request.server_authority, std::string_view("\0", 1)))
+      return false;
+    for (const auto& header : request.headers)
+      if (!take(header.first, std::string_view("\0", 1)) || !take(header.second, "\n")) return false;
+    return key.empty();
   }
 
   static std::string key_of(const HttpRequest& request) {

@@ -9,16 +9,6 @@ namespace entimg::mock {
 
 namespace detail {
 
-std::string zlib_compress(std::string_view data, int level) {
-  uLongf packed_size = compressBound(static_cast<uLong>(data.size()));
-  std::string packed(packed_size, '\0');
-  if (compress2(reinterpret_cast<Bytef*>(packed.data()), &packed_size,
-                reinterpret_cast<const Bytef*>(data.data()), static_cast<uLong>(data.size()), level) != Z_OK)
-    throw std::runtime_error("zlib: compress2 failed");
-  packed.resize(packed_size);
-  return packed;
-}
-
 std::uint32_t crc32_of(std::string_view data) {
   return static_cast<std::uint32_t>(
       crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));

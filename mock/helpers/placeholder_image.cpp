@@ -3,16 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
-#include <vector>
 
-#include "deflate.hpp"
 #include "entimg/common/prng.hpp"
+#include "picture_canvas.hpp"
 
 namespace entimg::mock::detail {
 namespace {
-
-constexpr int kBlocksX = kPlaceholderWidth / 8, kBlocksY = kPlaceholderHeight / 8;  // 24 x 16
 
 // 3x5 digits, one bit a cell, rows top to bottom, 3 bits a row (left = 4).
 constexpr std::array<std::array<std::uint8_t, 5>, 10> kDigits = {{
@@ -28,10 +26,61 @@ constexpr std::array<std::array<std::uint8_t, 5>, 10> kDigits = {{
     {7, 5, 7, 1, 7},
 }};
 
-// The picture as a grid of 8x8 blocks: true where a digit is drawn. The id's last digits (as many as
-// fit, up to 6) are centred, each cell of the 3x5 font one block.
-std::array<std::array<bool, kBlocksX>, kBlocksY> glyph_grid(std::int64_t id) {
-  std::array<std::array<bool, kBlocksX>, kBlocksY> grid{};
+// A mid-dark background from the key; digits are white.
+Colour background(std::uint64_t key) {
+  common::Pcg32 rng(common::mix64(key), 0x696d67ULL);
+  return {static_cast<std::uint8_t>(40 + rng.below(120)), static_cast<std::uint8_t>(40 + rng.below(120)),
+          static_cast<std::uint8_t>(40 + rng.below(120))};
+}
+
+void put_le16(std::string& out, std::uint32_t v) {
+  out.push_back(static_cast<char>(v & 0xFF));
+  out.push_back(static_cast<char>((v >> 8) & 0xFF));
+}
+
+void put_le32(std::string& out, std::uint32_t v) {
+  put_le16(out, v & 0xFFFF);
+  put_le16(out, v >> 16);
+}
+
+void put_u16(std::string& out, int v) {
+  out.push_back(static_cast<char>((v >> 8) & 0xFF));
+  out.push_back(static_cast<char>(v & 0xFF));
+}
+
+// One row of pixels of a block row, three bytes a pixel in the order `order` names (0 red, 1 green, 2 blue),
+// then `padding` zero bytes: what BMP and TIFF store for each row. Each run is its first pixel, doubled.
+std::string pixel_row(std::uint32_t row, Colour background, std::array<int, 3> order, std::size_t padding) {
+  std::string out(kPlaceholderWidth * 3 + padding, '\0');
+  each_run(row, [&](int first, int blocks, bool ink) {
+    const Colour c = ink ? kInk : background;
+    const std::uint8_t rgb[3] = {c.r, c.g, c.b};
+    char* at = out.data() + static_cast<std::size_t>(first) * kBlockSize * 3;
+    for (std::size_t i = 0; i < 3; ++i)
+      at[i] = static_cast<char>(rgb[order[i]]);
+    const std::size_t bytes = static_cast<std::size_t>(blocks) * kBlockSize * 3;
+    for (std::size_t done = 3; done < bytes; done *= 2)
+      std::memcpy(at + done, at, std::min(done, bytes - done));
+  });
+  return out;
+}
+
+// Appends the picture's rows of pixels (pixel_row), top to bottom or bottom up, each block row made once.
+void append_rows(std::string& out, const Canvas& canvas, std::array<int, 3> order, std::size_t padding,
+                 bool bottom_up) {
+  std::array<std::string, kBlocksY> rows;
+  for (std::size_t band = 0; band < kBlocksY; ++band)
+    rows[band] = pixel_row(canvas.rows[band], canvas.background, order, padding);
+  for (int i = 0; i < kPlaceholderHeight; ++i) {
+    const int y = bottom_up ? kPlaceholderHeight - 1 - i : i;
+    out += rows[static_cast<std::size_t>(y / kBlockSize)];
+  }
+}
+
+}  // namespace
+
+Canvas canvas_of(std::uint64_t key, std::int64_t id) {
+  Canvas canvas{background(key), {}};
   std::string digits = std::to_string(id < 0 ? -id : id);
   if (digits.size() > 6) digits = digits.substr(digits.size() - 6);
   const int width = static_cast<int>(digits.size()) * 4 - 1;
@@ -41,68 +90,38 @@ std::array<std::array<bool, kBlocksX>, kBlocksY> glyph_grid(std::int64_t id) {
     for (int row = 0; row < 5; ++row)
       for (int col = 0; col < 3; ++col)
         if (glyph[static_cast<std::size_t>(row)] & (4 >> col))
-          grid[static_cast<std::size_t>(top + row)]
-              [static_cast<std::size_t>(left + static_cast<int>(d) * 4 + col)] = true;
+          canvas.rows[static_cast<std::size_t>(top + row)] |= 1U << (left + static_cast<int>(d) * 4 + col);
   }
-  return grid;
+  return canvas;
 }
 
-struct Colour {
-  std::uint8_t r, g, b;
-};
+namespace {
 
-// A mid-dark background from the key; digits are white.
-Colour background(std::uint64_t key) {
-  common::Pcg32 rng(common::mix64(key), 0x696d67ULL);
-  return {static_cast<std::uint8_t>(40 + rng.below(120)), static_cast<std::uint8_t>(40 + rng.below(120)),
-          static_cast<std::uint8_t>(40 + rng.below(120))};
-}
-
-void put_u32(std::string& out, std::uint32_t v) {
-  out.push_back(static_cast<char>(v >> 24));
-  out.push_back(static_cast<char>(v >> 16));
-  out.push_back(static_cast<char>(v >> 8));
-  out.push_back(static_cast<char>(v));
-}
-
-void png_chunk(std::string& out, std::string_view type, const std::string& data) {
-  put_u32(out, static_cast<std::uint32_t>(data.size()));
-  const std::string body = std::string(type) + data;
-  out += body;
-  put_u32(out, crc32_of(body));
-}
-
-// Bits into bytes, 0xFF followed by a stuffed 0x00 as JPEG's entropy-coded data requires.
+// Bits into bytes, most significant first, 0xFF followed by a stuffed 0x00 as JPEG's entropy-coded data
+// requires; up to 24 bits a call.
 class BitWriter {
  public:
   explicit BitWriter(std::string& out) : out_(out) {}
   void put(std::uint32_t bits, int count) {
-    for (int i = count - 1; i >= 0; --i) {
-      byte_ = static_cast<std::uint8_t>((static_cast<std::uint32_t>(byte_) << 1U) | ((bits >> i) & 1U));
-      if (++filled_ == 8) flush_byte();
+    pending_ = (pending_ << count) | (bits & ((1U << count) - 1U));
+    filled_ += count;
+    while (filled_ >= 8) {
+      filled_ -= 8;
+      const auto byte = static_cast<char>((pending_ >> filled_) & 0xFFU);
+      out_.push_back(byte);
+      if (byte == '\xFF') out_.push_back('\0');
     }
+    pending_ &= (std::uint64_t{1} << filled_) - 1U;
   }
   void finish() {  // pads with 1 bits
-    while (filled_ != 0)
-      put(1, 1);
+    if (filled_ > 0) put((1U << (8 - filled_)) - 1U, 8 - filled_);
   }
 
  private:
-  void flush_byte() {
-    out_.push_back(static_cast<char>(byte_));
-    if (byte_ == 0xFF) out_.push_back('\0');
-    byte_ = 0;
-    filled_ = 0;
-  }
   std::string& out_;
-  std::uint8_t byte_ = 0;
+  std::uint64_t pending_ = 0;
   int filled_ = 0;
 };
-
-void put_u16(std::string& out, int v) {
-  out.push_back(static_cast<char>((v >> 8) & 0xFF));
-  out.push_back(static_cast<char>(v & 0xFF));
-}
 
 void jpeg_segment(std::string& out, std::uint8_t marker, const std::string& data) {
   out.push_back(static_cast<char>(0xFF));
@@ -114,40 +133,9 @@ void jpeg_segment(std::string& out, std::uint8_t marker, const std::string& data
 // JPEG Annex K.3's luminance DC table: code lengths per category 0..11.
 constexpr std::array<std::uint8_t, 16> kDcBits = {0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
 
-}  // namespace
-
-std::string placeholder_png(std::uint64_t key, std::int64_t id) {
-  const auto grid = glyph_grid(id);
-  const Colour bg = background(key);
-  std::string raw;
-  raw.reserve(static_cast<std::size_t>(kPlaceholderHeight) * (1 + kPlaceholderWidth * 3));
-  for (int y = 0; y < kPlaceholderHeight; ++y) {
-    raw.push_back('\0');  // filter: none
-    for (int x = 0; x < kPlaceholderWidth; ++x) {
-      const bool ink = grid[static_cast<std::size_t>(y / 8)][static_cast<std::size_t>(x / 8)];
-      raw.push_back(static_cast<char>(ink ? 255 : bg.r));
-      raw.push_back(static_cast<char>(ink ? 255 : bg.g));
-      raw.push_back(static_cast<char>(ink ? 255 : bg.b));
-    }
-  }
-  const std::string packed = zlib_compress(raw, 9);
-
-  std::string png = "\x89PNG\r\n\x1a\n";
-  std::string header;
-  put_u32(header, kPlaceholderWidth);
-  put_u32(header, kPlaceholderHeight);
-  header += std::string("\x08\x02\x00\x00\x00", 5);  // 8 bits, RGB, deflate, no filter choice, no interlace
-  png_chunk(png, "IHDR", header);
-  png_chunk(png, "IDAT", packed);
-  png_chunk(png, "IEND", "");
-  return png;
-}
-
-namespace {
-
 // The JPEG's header: SOI, JFIF, the quantisation table, the frame, the Huffman tables and the scan header.
-void jpeg_header(std::string& out) {
-  out += "\xFF\xD8";  // SOI
+std::string jpeg_header() {
+  std::string out = "\xFF\xD8";  // SOI
   jpeg_segment(out, 0xE0, std::string("JFIF\0\x01\x01\x00\x00\x01\x00\x01\x00\x00", 14));
   // One quantisation table of 8s: a flat block's DC coefficient is 8 * (shade - 128), so it quantises to
   // shade - 128 exactly and decodes back to the same shade.
@@ -168,6 +156,7 @@ void jpeg_header(std::string& out) {
   ac += std::string("\x01", 1) + std::string(15, '\0') + std::string(1, '\0');
   jpeg_segment(out, 0xC4, ac);
   jpeg_segment(out, 0xDA, std::string("\x01\x01\x00\x00\x3F\x00", 6));
+  return out;
 }
 
 // The canonical Huffman codes of the DC table, and their lengths, by category.
@@ -193,19 +182,20 @@ DcCodes dc_codes() {
 }  // namespace
 
 std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
-  const auto grid = glyph_grid(id);
-  const Colour bg = background(key);
+  static const std::string kHeader = jpeg_header();
+  static const DcCodes kDc = dc_codes();
+  const Canvas canvas = canvas_of(key, id);
+  const Colour bg = canvas.background;
   const int shade = (bg.r * 299 + bg.g * 587 + bg.b * 114) / 1000;
 
   std::string out;
-  jpeg_header(out);
-  const DcCodes dc = dc_codes();
+  out.reserve(kHeader.size() + 512);
+  out += kHeader;
   BitWriter bits(out);
   int previous = 0;
   for (int by = 0; by < kBlocksY; ++by) {
     for (int bx = 0; bx < kBlocksX; ++bx) {
-      const int value =
-          (grid[static_cast<std::size_t>(by)][static_cast<std::size_t>(bx)] ? 255 : shade) - 128;
+      const int value = (is_ink(canvas.rows[static_cast<std::size_t>(by)], bx) ? 255 : shade) - 128;
       const int diff = value - previous;
       previous = value;
       int magnitude = diff < 0 ? -diff : diff, category = 0;
@@ -213,12 +203,11 @@ std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
         ++category;
         magnitude >>= 1;
       }
-      bits.put(dc.code[static_cast<std::size_t>(category)], dc.length[static_cast<std::size_t>(category)]);
-      if (category > 0) {
-        const int extra = diff < 0 ? diff + (1 << category) - 1 : diff;
-        bits.put(static_cast<std::uint32_t>(extra), category);
-      }
-      bits.put(0, 1);  // end of block
+      const auto c = static_cast<std::size_t>(category);
+      // The category's code, its extra bits, then end of block (a 0 bit): one put.
+      const std::uint32_t extra =
+          category == 0 ? 0 : static_cast<std::uint32_t>(diff < 0 ? diff + (1 << category) - 1 : diff);
+      bits.put((((kDc.code[c] << category) | extra) << 1), kDc.length[c] + category + 1);
     }
   }
   bits.finish();
@@ -228,17 +217,7 @@ std::string placeholder_jpeg(std::uint64_t key, std::int64_t id) {
 
 namespace {
 
-void put_le16(std::string& out, std::uint32_t v) {
-  out.push_back(static_cast<char>(v & 0xFF));
-  out.push_back(static_cast<char>((v >> 8) & 0xFF));
-}
-
-void put_le32(std::string& out, std::uint32_t v) {
-  put_le16(out, v & 0xFFFF);
-  put_le16(out, v >> 16);
-}
-
-// Codes of `bits` bits, least significant bit first, as GIF packs them.
+// Codes of `bits` bits, least significant bit first, as GIF and VP8L pack them.
 class BitPacker {
  public:
   void put(std::uint32_t code, int bits) {
@@ -255,12 +234,48 @@ class BitPacker {
   int used_ = 0;
 };
 
+// The GIF's LZW codes keep to 3 bits by a clear code (4) before every two pixels, so 16 pixels (two blocks)
+// are eight (clear, pixel, pixel) triples: 72 bits, nine bytes, and every row of 192 pixels starts on a byte.
+// The nine bytes of each pair of blocks (left ink, right ink) are made once.
+using GifGroup = std::array<char, 9>;
+const std::array<GifGroup, 4>& gif_groups() {
+  static const std::array<GifGroup, 4> groups = [] {
+    std::array<GifGroup, 4> out{};
+    for (std::uint32_t inks = 0; inks < 4; ++inks) {
+      BitPacker codes;
+      for (int pixel = 0; pixel < 2 * kBlockSize; ++pixel) {
+        if (pixel % 2 == 0) codes.put(4, 3);
+        codes.put(pixel < kBlockSize ? inks >> 1 : inks & 1U, 3);
+      }
+      std::memcpy(out[inks].data(), codes.bytes().data(), 9);
+    }
+    return out;
+  }();
+  return groups;
+}
+
 }  // namespace
 
 std::string placeholder_gif(std::uint64_t key, std::int64_t id) {
-  const auto grid = glyph_grid(id);
-  const Colour bg = background(key);
+  const Canvas canvas = canvas_of(key, id);
+  const Colour bg = canvas.background;
+  constexpr std::size_t kRowBytes = kPlaceholderWidth / (2 * kBlockSize) * 9;  // 108
+  constexpr std::size_t kDataBytes = kRowBytes * kPlaceholderHeight + 1;       // and the end code
+  std::string data(kDataBytes, '\0');
+  for (int band = 0; band < kBlocksY; ++band) {
+    const std::uint32_t row = canvas.rows[static_cast<std::size_t>(band)];
+    char* first = data.data() + static_cast<std::size_t>(band) * kBlockSize * kRowBytes;
+    for (int pair = 0; pair < kBlocksX / 2; ++pair) {
+      const auto inks = (is_ink(row, 2 * pair) ? 2U : 0U) | (is_ink(row, 2 * pair + 1) ? 1U : 0U);
+      std::memcpy(first + static_cast<std::size_t>(pair) * 9, gif_groups()[inks].data(), 9);
+    }
+    for (int i = 1; i < kBlockSize; ++i)
+      std::memcpy(first + static_cast<std::size_t>(i) * kRowBytes, first, kRowBytes);
+  }
+  data.back() = '\x05';  // the end code (5), on a byte of its own
+
   std::string gif = "GIF89a";
+  gif.reserve(64 + kDataBytes + kDataBytes / 255 + 2);
   put_le16(gif, kPlaceholderWidth);
   put_le16(gif, kPlaceholderHeight);
   gif += std::string("\x81\x00\x00", 3);  // a global table of 2^(1+1) colours
@@ -272,20 +287,6 @@ std::string placeholder_gif(std::uint64_t key, std::int64_t id) {
   put_le16(gif, kPlaceholderWidth);
   put_le16(gif, kPlaceholderHeight);
   gif += std::string("\x00\x02", 2);  // no local table; LZW minimum code size 2: clear 4, end 5
-  // A clear code before every two pixels keeps the table below 8 entries, so every code stays 3 bits.
-  BitPacker codes;
-  int since_clear = 2;
-  for (int y = 0; y < kPlaceholderHeight; ++y)
-    for (int x = 0; x < kPlaceholderWidth; ++x) {
-      if (since_clear == 2) {
-        codes.put(4, 3);
-        since_clear = 0;
-      }
-      codes.put(grid[static_cast<std::size_t>(y / 8)][static_cast<std::size_t>(x / 8)] ? 1 : 0, 3);
-      ++since_clear;
-    }
-  codes.put(5, 3);
-  const std::string& data = codes.bytes();
   for (std::size_t at = 0; at < data.size(); at += 255) {
     const std::size_t n = std::min<std::size_t>(255, data.size() - at);
     gif.push_back(static_cast<char>(n));
@@ -296,11 +297,11 @@ std::string placeholder_gif(std::uint64_t key, std::int64_t id) {
 }
 
 std::string placeholder_bmp(std::uint64_t key, std::int64_t id) {
-  const auto grid = glyph_grid(id);
-  const Colour bg = background(key);
+  const Canvas canvas = canvas_of(key, id);
   constexpr std::uint32_t kRow = (kPlaceholderWidth * 3 + 3) / 4 * 4;
   constexpr std::uint32_t kPixels = kRow * kPlaceholderHeight;
   std::string bmp = "BM";
+  bmp.reserve(54 + kPixels);
   put_le32(bmp, 54 + kPixels);
   put_le32(bmp, 0);
   put_le32(bmp, 54);  // the pixels' offset: after the 14-byte file header and the 40-byte info header
@@ -315,14 +316,7 @@ std::string placeholder_bmp(std::uint64_t key, std::int64_t id) {
   put_le32(bmp, 2835);
   put_le32(bmp, 0);
   put_le32(bmp, 0);
-  for (int y = kPlaceholderHeight - 1; y >= 0; --y) {
-    for (int x = 0; x < kPlaceholderWidth; ++x) {
-      const bool ink = grid[static_cast<std::size_t>(y / 8)][static_cast<std::size_t>(x / 8)];
-      bmp += {static_cast<char>(ink ? 255 : bg.b), static_cast<char>(ink ? 255 : bg.g),
-              static_cast<char>(ink ? 255 : bg.r)};
-    }
-    bmp.append(kRow - kPlaceholderWidth * 3, '\0');
-  }
+  append_rows(bmp, canvas, {2, 1, 0}, kRow - kPlaceholderWidth * 3, true);  // BGR
   return bmp;
 }
 
@@ -342,28 +336,24 @@ std::string placeholder_svg(std::uint64_t key, std::int64_t id) {
 std::string placeholder_ico(std::uint64_t key, std::int64_t id) {
   const std::string png = placeholder_png(key, id);
   std::string ico = std::string("\0\0\1\0\1\0", 6);  // an icon file of one image
+  ico.reserve(22 + png.size());
   ico += {static_cast<char>(kPlaceholderWidth), static_cast<char>(kPlaceholderHeight), '\0', '\0'};
   put_le16(ico, 1);   // colour planes
   put_le16(ico, 32);  // bits per pixel
   put_le32(ico, static_cast<std::uint32_t>(png.size()));
   put_le32(ico, 22);  // the image follows the 6-byte header and the 16-byte entry
-  return ico + png;
+  return ico += png;
 }
 
 std::string placeholder_tiff(std::uint64_t key, std::int64_t id) {
-  const auto grid = glyph_grid(id);
-  const Colour bg = background(key);
+  const Canvas canvas = canvas_of(key, id);
   constexpr std::uint32_t kPixels = kPlaceholderWidth * kPlaceholderHeight * 3;
   // Little-endian: the header, the pixels (one strip, RGB), then the values too long for a tag and the IFD.
   std::string tiff("II*\0", 4);
   constexpr std::uint32_t kBits = 8 + kPixels, kResolution = kBits + 6, kIfd = kResolution + 8;
+  tiff.reserve(kIfd + 2 + 12 * 12 + 4);
   put_le32(tiff, kIfd);
-  for (int y = 0; y < kPlaceholderHeight; ++y)
-    for (int x = 0; x < kPlaceholderWidth; ++x) {
-      const bool ink = grid[static_cast<std::size_t>(y / 8)][static_cast<std::size_t>(x / 8)];
-      tiff += {static_cast<char>(ink ? 255 : bg.r), static_cast<char>(ink ? 255 : bg.g),
-               static_cast<char>(ink ? 255 : bg.b)};
-    }
+  append_rows(tiff, canvas, {0, 1, 2}, 0, false);
   for (int i = 0; i < 3; ++i)
     put_le16(tiff, 8);  // BitsPerSample: 8, 8, 8
   put_le32(tiff, 72);   // 72 dpi, as a rational 72/1
@@ -433,17 +423,17 @@ std::string placeholder_webp(std::uint64_t key, std::int64_t) {
 }
 
 Placeholder placeholder_for(std::string_view mime_type, std::uint64_t key, std::int64_t id) {
-  if (mime_type == "image/jpeg") return {"image/jpeg", placeholder_jpeg(key, id)};
-  if (mime_type == "image/gif") return {"image/gif", placeholder_gif(key, id)};
+  if (mime_type == "image/jpeg") return {"image/jpeg", placeholder_jpeg(key, id), PictureKind::jpeg};
+  if (mime_type == "image/gif") return {"image/gif", placeholder_gif(key, id), PictureKind::gif};
   if (mime_type == "image/bmp" || mime_type == "image/x-ms-bmp")
-    return {std::string(mime_type), placeholder_bmp(key, id)};
-  if (mime_type == "image/svg+xml") return {"image/svg+xml", placeholder_svg(key, id)};
+    return {std::string(mime_type), placeholder_bmp(key, id), PictureKind::bmp};
+  if (mime_type == "image/svg+xml") return {"image/svg+xml", placeholder_svg(key, id), PictureKind::svg};
   if (mime_type == "image/vnd.microsoft.icon" || mime_type == "image/x-icon")
-    return {std::string(mime_type), placeholder_ico(key, id)};
-  if (mime_type == "image/tiff") return {"image/tiff", placeholder_tiff(key, id)};
-  if (mime_type == "image/webp") return {"image/webp", placeholder_webp(key, id)};
+    return {std::string(mime_type), placeholder_ico(key, id), PictureKind::ico};
+  if (mime_type == "image/tiff") return {"image/tiff", placeholder_tiff(key, id), PictureKind::tiff};
+  if (mime_type == "image/webp") return {"image/webp", placeholder_webp(key, id), PictureKind::webp};
   // PNG for PNGs, and for types with no placeholder of their own (AVIF, HEIC, ...): labelled as what it is.
-  return {"image/png", placeholder_png(key, id)};
+  return {"image/png", placeholder_png(key, id), PictureKind::png};
 }
 
 }  // namespace entimg::mock::detail

@@ -27,6 +27,10 @@ HttpResponse failure_response(int status) {
     r.headers.emplace_back("Connection", "close");
     return r;
   }
+  if (status == 416) {  // nginx's range filter, on a file it serves
+    r.body = nginx_error_page("416 Requested Range Not Satisfiable");
+    return r;
+  }
   // What sits in front of or inside a Django deployment sends these (detail::kFaultStatuses); a status
   // the table does not name gets the 429 row's answer under its own status, as mock_failure() may ask.
   const detail::FaultStatus* found = detail::find_fault_status(status);

@@ -25,6 +25,8 @@ std::string_view reason_phrase(int status) {
       return "Created";
     case 204:
       return "No Content";
+    case 206:
+      return "Partial Content";
     case 301:
       return "Moved Permanently";
     case 302:
@@ -51,6 +53,8 @@ std::string_view reason_phrase(int status) {
       return "Request-URI Too Long";
     case 415:
       return "Unsupported Media Type";
+    case 416:
+      return "Requested Range Not Satisfiable";
     case 429:
       return "Too Many Requests";
     case 431:
@@ -70,6 +74,13 @@ std::string_view reason_phrase(int status) {
     default:
       return "Unknown Status Code";
   }
+}
+
+std::string whole_body(const HttpResponse& response) {
+  if (!response.source) return response.body;
+  std::string out(static_cast<std::size_t>(response.source->size()), '\0');
+  response.source->write(0, out.data(), out.size());
+  return out;
 }
 
 }  // namespace entimg::mock

@@ -1,6 +1,6 @@
 // Loads the mock's WebAssembly core (its layers below front/, built by the wasm preset) and speaks its C ABI
 // (mock/wasm/binding.cpp): a request in as bytes, its plan and answer back as bytes. pako does the core's
-// deflate and gzip (mock/wasm/deflate_js.cpp). One instance a mock; the module is compiled once (wasm.js).
+// gzip (mock/wasm/deflate_js.cpp). One instance a mock; the module is compiled once (wasm.js).
 import pako from "pako";
 import createCore from "./core/core.mjs";
 import { load, web } from "./environment.js";
@@ -34,7 +34,6 @@ export class Core {
         WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
         return {};
       },
-      deflate: (input, level) => pako.deflate(input, { level }),
       gzip: (input) => pako.gzip(input, { level: 6 }),
       onLog: (line) => onLog?.(line),
     });

@@ -19,6 +19,9 @@ export interface MockOptions {
   seed?: number | bigint | string;
   /** Serve these records instead: an array, or JSON Lines / JSON array text. */
   dataset?: DatasetRecord[] | string;
+  /** --sized-pictures: each record's picture at its file_size in bytes (padding inside the picture), as a
+   *  deployment's storage serves it; by default a small placeholder. Made whole in WebAssembly memory here. */
+  sizedPictures?: boolean;
   /** The user HTTP Basic authenticates (uploads): "NAME:PASSWORD" or { name, password }. */
   user?: string | { name: string; password: string };
   /** --upload-bytes: the uploads kept in memory, at most this many bytes (default 256 MiB; each its file, its

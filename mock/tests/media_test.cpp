@@ -15,6 +15,7 @@
 
 #include "entimg/common/url.hpp"
 #include "entimg/mock/service.hpp"
+#include "picture_bytes.hpp"
 
 using namespace entimg::mock;
 using nlohmann::json;
@@ -25,13 +26,6 @@ HttpResponse request(const Service& service, const std::string& target, const st
   return service.handle(HttpRequest{method, target, {{"Host", "testserver"}}, "127.0.0.1:8000", {}});
 }
 
-std::uint32_t be32(const std::string& s, std::size_t at) {
-  return (static_cast<std::uint32_t>(static_cast<unsigned char>(s[at])) << 24) |
-         (static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 1])) << 16) |
-         (static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 2])) << 8) |
-         static_cast<std::uint32_t>(static_cast<unsigned char>(s[at + 3]));
-}
-
 // Reads a PNG as a decoder would: signature, chunk CRCs, IHDR, and the inflated IDAT's size.
 void check_png(const std::string& png) {
   REQUIRE(png.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
@@ -40,12 +34,13 @@ void check_png(const std::string& png) {
   std::uint32_t width = 0, height = 0;
   bool ended = false;
   while (at + 12 <= png.size()) {
-    const std::uint32_t length = be32(png, at);
+    const std::uint32_t length = entimg::mock::testing::be32(png, at);
     const std::string type = png.substr(at + 4, 4);
     const std::string data = png.substr(at + 8, length);
     const auto crc = crc32(0, reinterpret_cast<const Bytef*>(png.data() + at + 4), length + 4);
-    CHECK(crc == be32(png, at + 8 + length));
-    if (type == "IHDR") width = be32(data, 0), height = be32(data, 4);
+    CHECK(crc == entimg::mock::testing::be32(png, at + 8 + length));
+    if (type == "IHDR")
+      width = entimg::mock::testing::be32(data, 0), height = entimg::mock::testing::be32(data, 4);
     if (type == "IDAT") idat += data;
     if (type == "IEND") ended = true;
     at += 12 + length;

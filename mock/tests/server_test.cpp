@@ -7,6 +7,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -263,5 +265,67 @@ TEST_CASE(
   REQUIRE(created);
   REQUIRE(created->status == 201);
   CHECK(nlohmann::json::parse(ask(0))["count"] == 1001);
+  server.stop();
+}
+
+namespace {
+
+// The peak resident memory of this process so far (VmHWM), in bytes.
+std::uint64_t peak_rss() {
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (status == nullptr) return 0;
+  char line[256];
+  unsigned long long kb = 0;
+  while (std::fgets(line, sizeof line, status) != nullptr)
+    if (std::sscanf(line, "VmHWM: %llu kB", &kb) == 1) break;
+  std::fclose(status);
+  return kb * 1024;
+}
+
+}  // namespace
+
+TEST_CASE("a sized picture is sent in pieces: 256 MiB cost far less memory, 5 GiB answer a range",
+          "[server][sized]") {
+  constexpr std::uint64_t kBig = std::uint64_t{256} << 20, kHuge = (std::uint64_t{5} << 30) + 7;
+  std::string lines;
+  for (const auto& [id, size] : {std::pair<int, std::uint64_t>{1, kBig}, {2, kHuge}})
+    lines +=
+        R"({"id": )" + std::to_string(id) + R"(, "image": "", "file": "filer_public/00/00/0000000)" +
+        std::to_string(id) + R"(-1111-4111-8111-000000000001/big.png", "original_filename": "big.png", )" +
+        R"("file_size": )" + std::to_string(size) + R"(, "author": "", "name": "", "default_caption": "", )" +
+        R"("alt": "", "description": "", "subject_location": "", "mime_type": "image/png", "order": 0, )" +
+        R"("key": null, "entity": 5})" + "\n";
+  MockServer server(
+      std::make_shared<Service>(load_dataset_text(lines, "big.jsonl"), std::nullopt, ServiceOptions{true}),
+      listen_on("127.0.0.1", 0, 2));
+  server.start();
+  httplib::Client client("127.0.0.1", server.port());
+  const std::string path = "/media/filer_public/00/00/00000001-1111-4111-8111-000000000001/big.png";
+  const std::uint64_t before = peak_rss();
+  std::uint64_t received = 0;
+  std::string tail;
+  const auto got = client.Get(path, [&](const char* data, std::size_t n) {
+    received += n;
+    tail.append(data, n);
+    if (tail.size() > 64) tail.erase(0, tail.size() - 64);
+    return true;
+  });
+  REQUIRE(got);
+  CHECK(got->status == 200);
+  CHECK(received == kBig);
+  CHECK(tail.ends_with(std::string("\0\0\0\0IEND\xAE\x42\x60\x82", 12)));
+  // Held whole, the body alone would have raised the peak by 256 MiB; in pieces it costs a few of 256 KiB.
+  CHECK(peak_rss() - before < (std::uint64_t{64} << 20));
+  const std::string huge = "/media/filer_public/00/00/00000002-1111-4111-8111-000000000001/big.png";
+  const auto head = client.Head(huge);
+  REQUIRE(head);
+  CHECK(head->get_header_value("Content-Length") == std::to_string(kHuge));
+  const auto end = client.Get(huge, {{"Range", "bytes=-12"}});
+  REQUIRE(end);
+  CHECK(end->status == 206);
+  CHECK(end->get_header_value("Content-Range") == "bytes " + std::to_string(kHuge - 12) + "-" +
+                                                      std::to_string(kHuge - 1) + "/" +
+                                                      std::to_string(kHuge));
+  CHECK(end->body == std::string("\0\0\0\0IEND\xAE\x42\x60\x82", 12));
   server.stop();
 }

@@ -83,7 +83,8 @@ void put_response(std::string& out, HttpResponse& r) {
   for (const auto& [name, value] : r.headers)
     size += 8 + name.size() + value.size();
   out.reserve(out.size() + size);  // one allocation at most, not the string's doublings
-  held_body = std::move(r.body);
+  // A body made in pieces (a picture of its file's size) is made whole here: the front reads it in place.
+  held_body = r.source ? whole_body(r) : std::move(r.body);
   put_u32(out, static_cast<std::uint32_t>(r.status));
   put_u32(out, r.without_content_length ? 1u : 0u);  // flags: bit 0, framed without Content-Length
   const std::size_t serial_at = out.size();
@@ -190,7 +191,8 @@ std::unique_ptr<Mock> make_mock(const nlohmann::json& o) {
   std::optional<User> user;
   if (o.contains("user"))
     user = User{o.at("user").at(0).get<std::string>(), o.at("user").at(1).get<std::string>()};
-  mock->service = std::make_shared<const Service>(mock->dataset, user);
+  mock->service =
+      std::make_shared<const Service>(mock->dataset, user, ServiceOptions{options.sized_pictures});
 
   const std::string log = o.value("log", "none");
   options.log = log == "text" ? LogFormat::text : log == "json" ? LogFormat::json : LogFormat::none;
@@ -367,7 +369,7 @@ EMSCRIPTEN_KEEPALIVE const char* mock_admit(int id, std::size_t size, int serve)
       HttpResponse response = mock.app->respond(p.request, admission.plan);
       const bool no_body = p.request.method == "HEAD" || response.status == 204 || response.status == 205 ||
                            response.status == 304;
-      mock.app->finished(p.request, response.status, no_body ? 0 : response.body.size(), 0.0);
+      mock.app->finished(p.request, response.status, no_body ? 0 : body_size(response), 0.0);
       put_u32(out, 2);
       put_response(out, response);
       return end_reply();  // finished: nothing pending

@@ -1,6 +1,6 @@
 // deflate.hpp and gzip_compress in the WebAssembly build, which has no zlib: pako (zlib 1.2.x's deflate
-// ported to JavaScript, the same bytes as zlib's at every level) does the work, handed in by the
-// package's loader as Module.deflate and Module.gzip (mock/npm/core.js). CRC-32 is computed here.
+// ported to JavaScript, the same bytes as zlib's at every level) gzips, handed in by the package's loader
+// as Module.gzip (mock/npm/core.js). CRC-32 is computed here.
 #include <array>
 #include <cstdlib>
 #include <stdexcept>
@@ -12,33 +12,20 @@
 namespace entimg::mock {
 namespace {
 
-// Compresses [data, data + size) with pako (kind 0: zlib stream at `level`, 1: gzip member at level 6);
-// the bytes go to a malloc'ed buffer whose address is returned and whose size is put in *out_size.
-EM_JS(char*, js_deflate, (const char* data, std::size_t size, int kind, int level, std::size_t* out_size), {
+// Gzips [data, data + size) with pako (a gzip member at level 6); the bytes go to a malloc'ed buffer whose
+// address is returned and whose size is put in *out_size.
+EM_JS(char*, js_gzip, (const char* data, std::size_t size, std::size_t* out_size), {
   const input = HEAPU8.subarray(data, data + size);
-  const packed = kind == 0 ? Module.deflate(input, level) : Module.gzip(input);
+  const packed = Module.gzip(input);
   const out = _malloc(packed.length || 1);
   HEAPU8.set(packed, out);
   HEAPU32[out_size >> 2] = packed.length;
   return out;
 });
 
-std::string pako(std::string_view data, int kind, int level) {
-  std::size_t size = 0;
-  char* packed = js_deflate(data.data(), data.size(), kind, level, &size);
-  if (packed == nullptr) throw std::runtime_error("pako: deflate failed");
-  std::string out(packed, size);
-  std::free(packed);
-  return out;
-}
-
 }  // namespace
 
 namespace detail {
-
-std::string zlib_compress(std::string_view data, int level) {
-  return pako(data, 0, level);
-}
 
 std::uint32_t crc32_of(std::string_view data) {
   static const std::array<std::uint32_t, 256> table = [] {
@@ -60,7 +47,12 @@ std::uint32_t crc32_of(std::string_view data) {
 }  // namespace detail
 
 std::string gzip_compress(std::string_view data) {
-  return pako(data, 1, 6);
+  std::size_t size = 0;
+  char* packed = js_gzip(data.data(), data.size(), &size);
+  if (packed == nullptr) throw std::runtime_error("pako: gzip failed");
+  std::string out(packed, size);
+  std::free(packed);
+  return out;
 }
 
 }  // namespace entimg::mock

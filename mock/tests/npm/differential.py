@@ -22,17 +22,19 @@ import base64
 import gzip
 import json
 import os
+import random
 import re
 import subprocess
 import sys
 import time
+import urllib.parse
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "differential"))
 
 from compare import normalise  # noqa: E402
-from random_requests import generate  # noqa: E402
+from random_requests import Request, generate  # noqa: E402
 from rawhttp import build_request, exchange  # noqa: E402
 from run_differential import USER, dataset_uuids  # noqa: E402
 from run_random import curl_command  # noqa: E402
@@ -184,9 +186,31 @@ def known_kind(front, request, answer, problems):
                  if front in fronts.split(",") and predicate(request, answer, problems)), None)
 
 
+def picture_requests(seed, count, dataset):
+    """--pictures: `count` requests for the dataset's pictures (GET or HEAD, no Range or one of many forms)."""
+    rng = random.Random(seed)
+    files = []
+    with open(dataset, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                files.append(json.loads(line)["file"])
+    ranges = ["bytes=0-0", "bytes=0-99", "bytes=-100", "bytes=100-", "bytes=0-0,-1", "bytes=0-9,20-29,5-14",
+              "bytes=99999999-", "bytes=-0", "bytes=0-,0-", "items=0-1", "bytes=abc", "bytes= 1 - 2 , 4-5"]
+    for _ in range(count):
+        headers = []
+        if rng.random() < 0.7:
+            a, b = rng.randrange(2_000_000), rng.randrange(2_000_000)
+            headers.append("Range: " + rng.choice(ranges + [f"bytes={min(a, b)}-{max(a, b)}", f"bytes=-{a}"]))
+        if rng.random() < 0.1:
+            headers.append('If-Range: "x"')
+        target = "/media/" + urllib.parse.quote(rng.choice(files))
+        yield Request("pictures", rng.choice(["GET", "GET", "GET", "HEAD"]), target, tuple(headers))
+
+
 def run_seed(seed, count, args, known_uuids, totals):
     """Sends `count` requests of `seed` to the native mock and to each front; returns the unexplained count."""
     flags = (["--gzip"] if args.gzip else []) + [word for origin in args.cors for word in ("--cors", origin)]
+    flags += ["--sized-pictures"] if args.sized_pictures else []
     native = Server("native mock", [args.mock, "--dataset", args.dataset, "--port", "0", "--host", "127.0.0.1",
                                     "--user", USER, "--quiet"] + flags)
     package = os.path.join(args.app, "node_modules", "entities-images-mock")
@@ -206,7 +230,8 @@ def run_seed(seed, count, args, known_uuids, totals):
                                            flags + (["--break-body"] if args.break_fetch else []))
         if "msw" in args.fronts:
             drivers["msw"] = FetchDriver(args.app, args.dataset, flags + ["--msw", f"http://{native_host}"])
-        for index, request in enumerate(generate(seed, count)):
+        requests = picture_requests(seed, count, args.dataset) if args.pictures else generate(seed, count)
+        for index, request in enumerate(requests):
             reference = raw_answer(native, request)
             for front in args.fronts:
                 if front in drivers:
@@ -254,6 +279,10 @@ def main():
                         help="fetch (createMock().fetch), msw (fetch() through MSW's handlers), node (the npx server)")
     parser.add_argument("--gzip", action="store_true", help="every side with --gzip (Django's GZipMiddleware)")
     parser.add_argument("--cors", action="append", default=[], help="every side with --cors ORIGIN (repeatable)")
+    parser.add_argument("--sized-pictures", action="store_true",
+                        help="every side with --sized-pictures (sizedPictures: pictures of their file_size)")
+    parser.add_argument("--pictures", action="store_true",
+                        help="requests for the dataset's pictures (with Range headers), not the random families")
     parser.add_argument("--break-fetch", action="store_true",
                         help="self-check: the fetch front adds a byte to every body, so every answer must differ")
     parser.add_argument("--show-known", type=int, default=1, help="examples printed per known difference")

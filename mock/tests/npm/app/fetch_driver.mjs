@@ -2,6 +2,7 @@
 // the requests on stdin (JSON lines) answered one JSON line each on stdout, through createMock().fetch, or with
 // --msw through the app's own fetch() with msw/node's setupServer and entities-images-mock/msw's handlers().
 // Usage: node fetch_driver.mjs --dataset FILE --user NAME:PASSWORD [--msw ORIGIN] [--gzip] [--cors ORIGIN]...
+//        [--sized-pictures]
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
@@ -13,11 +14,13 @@ const { values: args } = parseArgs({
     user: { type: "string" },
     msw: { type: "string" },
     gzip: { type: "boolean" },
+    "sized-pictures": { type: "boolean" },
     cors: { type: "string", multiple: true },
     "break-body": { type: "boolean" },  // the differential's self-check: one byte more in each body
   },
 });
-const options = { dataset: readFileSync(args.dataset, "utf8"), user: args.user, gzip: args.gzip, cors: args.cors };
+const options = { dataset: readFileSync(args.dataset, "utf8"), user: args.user, gzip: args.gzip, cors: args.cors,
+                  sizedPictures: args["sized-pictures"] };
 let answer;
 if (args.msw) {
   const { setupServer } = await import("msw/node");

@@ -13,6 +13,7 @@ const CASES = {
   records: [[10, "10"], [["ten", /^option records needs a whole number from 0 to 1000000000000, got 'ten'$/], [-1, /option records/]]],
   seed: [[7, "18446744073709551615", 2n ** 64n - 1n], [["x", /^option seed needs .* from 0 to 18446744073709551615, got 'x'$/]]],
   dataset: [["", []], [[42, /^option dataset needs an array of records or their JSON Lines/]]],
+  sizedPictures: [[true, false], [["yes", /^option sizedPictures needs true or false, got 'yes'$/]]],
   churn: [["30:10", { inserts: 1 }], [["30", /^option churn needs/], ["0:0", /not both 0/]]],
   user: [["alice:s3cret", { name: "a", password: "b" }], [["alice", /^option user needs NAME:PASSWORD, got 'alice'$/]]],
   uploadBytes: [[1, 1048576, "65536"], [["x", /^option uploadBytes needs a size in bytes from 1 to 1099511627776, got 'x'$/], [-1, /got -1$/]]],

@@ -81,6 +81,8 @@ struct Options : ServerOptions {
   std::uint64_t records = 300000;
   std::uint64_t seed = 1;  ///< --seed: the generated collection's, the faults' (faults.seed) and --churn's
   std::optional<std::filesystem::path> dataset;
+  /// --sized-pictures: each record's picture at its file_size (ServiceOptions::sized_pictures)
+  bool sized_pictures = false;
   std::optional<User> user;  ///< --user NAME:PASSWORD: the one user HTTP Basic authenticates
   std::optional<std::filesystem::path> state;  ///< --state DIR: uploads kept on disk
   /// --max-file-bytes: the largest dataset, snapshot or --state file read (each a regular file)

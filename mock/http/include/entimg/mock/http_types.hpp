@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,17 +34,53 @@ struct HttpRequest {
   std::optional<std::string> header(std::string_view name) const;
 };
 
+/// A body made piece by piece as it is sent rather than held whole (a picture of its file's size:
+/// docs/mock.md, "Pictures"): its size, and any part of it on demand.
+class BodySource {
+ public:
+  virtual ~BodySource() = default;
+  virtual std::uint64_t size() const = 0;
+  /// Writes the bytes [offset, offset + n) into `out`; offset + n <= size().
+  virtual void write(std::uint64_t offset, char* out, std::size_t n) const = 0;
+  /// The whole body where it is held in memory (a front sends it from there), else empty.
+  virtual std::string_view held() const { return {}; }
+};
+
+/// A body held in memory and shared, e.g. by the memo's answers: sent from where it is, never copied.
+class HeldBody final : public BodySource {
+ public:
+  explicit HeldBody(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::uint64_t size() const override { return bytes_.size(); }
+  void write(std::uint64_t offset, char* out, std::size_t n) const override {
+    bytes_.copy(out, n, static_cast<std::size_t>(offset));
+  }
+  std::string_view held() const override { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
 struct HttpResponse {
   int status = 200;
   std::string content_type;
   std::vector<std::pair<std::string, std::string>> headers;  ///< besides Content-Type and Content-Length
   std::string body;  ///< for HEAD too: the transport sends its length and drops it
+  /// When set, the body instead of `body` (which stays empty): each front sends it in pieces.
+  std::shared_ptr<const BodySource> source = nullptr;
   /// The answer Django makes without a Content-Length (its 400 for an unusable Host skips the middleware
   /// that sets one), so the front frames it as gunicorn does: chunked on HTTP/1.1, closed after the body on
   /// HTTP/1.0, no length at all on HEAD. Every front honours it.
   bool without_content_length = false;
   DjangoMiddleware passed = DjangoMiddleware::all;  ///< whose headers it gets (security_headers.hpp)
 };
+
+/// The body's length, held or made in pieces.
+inline std::uint64_t body_size(const HttpResponse& response) {
+  return response.source ? response.source->size() : response.body.size();
+}
+
+/// The whole body, made from its source if it has one (for a front that cannot send it in pieces).
+std::string whole_body(const HttpResponse& response);
 
 /// What answers a request; the mock's is Service::handle, tests serve altered answers.
 using RequestHandler = std::function<HttpResponse(const HttpRequest&)>;
