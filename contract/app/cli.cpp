@@ -399,6 +399,13 @@ void add_check_options(CLI::App& check, CliOptions& o) {
                   "its port written the other way)")
       ->type_name("HOST")
       ->check(host_name());
+  check
+      .add_option("--picture-concurrency", o.run.picture_concurrency,
+                  "pictures loading at once, on threads of their own (a full walk\n"
+                  "loads every record's; quick mode at least 2)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->transform(whole_number(1, 64));
   check.add_flag("--require-filter", o.run.require_filter,
                  "fail a deployment that ignores ?entity= altogether (by default a\n"
                  "warning: edw's filter_class is ignored by django-filter 22.1 and later)");
