@@ -168,12 +168,11 @@ void PictureChecks::work(std::size_t slot) {
     if (queue_.empty()) return;
     PictureAsk ask = std::move(queue_.front());
     queue_.pop_front();
-    if (!client_.budget_left()) {  // the deadline or --max-requests: left unchecked, not failed
-      ++left_;
-      continue;
-    }
+    const bool spent = !client_.budget_left();  // the deadline or --max-requests: left unchecked, not failed
+    if (spent) ++left_;
     lock.unlock();
     room_.notify_one();
+    if (spent) continue;
     const Followed got = get_following_redirects(client_, ask.image, ask.whole ? whole : head,
                                                  ask.whole ? kPictureCap : kHeadBodyCap);
     ++requests_;  // a picture counts once against the walk's cap, whatever redirects it took

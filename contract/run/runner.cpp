@@ -82,6 +82,12 @@ class Run {
     if (const std::string fatal = quick(); !fatal.empty()) {
       report.fatal_error = fatal;
       report.fatal_failure = fatal_failure_;
+    } else if (client_.out_of_time()) {  // the deadline or a signal came during the quick plan
+      stopped_ = client_.refusal();
+      unchecked_ =
+          "the quick plan was cut short: the requests it had left were not sent (their rules fail "
+          "with \"not sent\")" +
+          std::string(options_.mode == Mode::Full ? "; the walk was not begun" : "");
     } else if (options_.mode == Mode::Full) {
       walk();
     }
@@ -359,7 +365,7 @@ void Run::walk_sequential(PageQuery next, WalkChecker& walker, std::optional<Pag
                           std::uint64_t cap) {
   while (!walk_must_stop(cap)) {
     Page page = detail::fetch_page(client_, context_.collection_path, next);
-    if (page.exchange.attempts == 0 && !client_.budget_left()) return;  // not sent: the run was stopped
+    if (page.exchange.attempts == 0 && client_.out_of_time()) return;  // not sent: the run was stopped
     Findings page_findings;
     check_page(context_, page, page_findings);
     const auto link = detail::next_link_query(page);
@@ -472,7 +478,7 @@ std::optional<PageQuery> Run::walk_ahead(const std::function<PageQuery(std::uint
       [&](detail::Fetched& item) { judge_walk_page(item); }, options_.concurrency);
   for (std::uint64_t index = 0; index < planned; ++index) {
     detail::Fetched item = ahead.next();
-    if (item.page.exchange.attempts == 0 && !client_.budget_left()) return std::nullopt;  // not sent: stopped
+    if (item.page.exchange.attempts == 0 && client_.out_of_time()) return std::nullopt;  // not sent: stopped
     const auto link = detail::next_link_query(item.page);
     const bool last_planned = index + 1 == planned;
     const bool link_as_planned = link && !last_planned && link->effective_offset == (index + 1) * limit;

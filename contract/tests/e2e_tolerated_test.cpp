@@ -1,5 +1,7 @@
 // The suite against deployments that differ from DRF only where the contract allows: a full run
 // fails no rule, and notes what a person may want to know.
+#include <atomic>
+
 #include <catch2/catch.hpp>
 
 #include "broken/e2e_support.hpp"
@@ -201,6 +203,38 @@ TEST_CASE("a filter ignored altogether is a warning, and a failure with --requir
   const contract::RunReport required = contract::run_contract(client, broken::e2e::schemas(), run);
   INFO(broken::e2e::console(required));
   CHECK(broken::e2e::failed_rules(required) == std::set<std::string>{"entity_filter", "filter_input"});
+}
+
+// A full run stopped halfway (a CI job's timeout sends SIGTERM, --deadline runs out) ends with a report of
+// what it checked and what it left: the stop is asked once the walk has seen 48 records (no clock involved).
+TEST_CASE("a full run asked to stop during its walk ends with a report of what it left", "[e2e][tolerated]") {
+  static const broken::Variant unchanged{
+      "unchanged", broken::Kind::Tolerated, "", {}, "the mock as it is", "", [](const broken::Call& c) {
+        return c.answer();
+      }};
+  broken::e2e::Deployment deployment(unchanged);
+  std::atomic<bool> stop{false};
+  contract::ClientOptions options = broken::e2e::local_client(deployment.url());
+  options.stop = &stop;
+  contract::Client client(options);
+  contract::RunOptions run;
+  run.mode = contract::Mode::Full;
+  run.seed = 42;
+  run.concurrency = GENERATE(as<std::size_t>{}, 1, 2);
+  run.on_progress = [&](const contract::Progress& p) {
+    if (p.records >= 48) stop = true;
+  };
+  const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
+  INFO(broken::e2e::console(report));
+  CHECK_THAT(report.stopped, Catch::Matchers::Contains("asked to stop"));
+  CHECK_THAT(report.unchecked, Catch::Matchers::Contains("pages walked (48 of 250 records)") ||
+                                   Catch::Matchers::Contains(" of 250 records)"));
+  CHECK(report.records_seen >= 48);
+  CHECK(report.records_seen < broken::e2e::kRecords);
+  CHECK(broken::e2e::failed_rules(report).empty());  // what it checked passed, what it left is not failed
+  CHECK(broken::e2e::outcome_of(report, "walk_reaches_end")->checked == 0);
+  const std::string console = broken::e2e::console(report);
+  CHECK_THAT(console, Catch::Matchers::Contains("STOPPED before its end"));
 }
 
 // Writes while the quick plan goes on: each page judged by its own count, count_stable's differences a
