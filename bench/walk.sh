@@ -5,9 +5,12 @@
 # checks at all, i.e. what the mock and loopback alone allow. Each round also fetches the same pages through the
 # suite's own HTTP client with no rule (entimg-walk-fetch-bench), then with simdjson's parse, then the walk with
 # the rules that read every record left out (--skip), so the gap splits into client, parse, the page and walk
-# rules, and the record rules. Rounds alternate them. Prints each round,
-# the medians, the ratio walk/reference and PASS/MISS. Exit 0 also on a miss; 2 when the setup is broken
-# or the suite fails a rule. See docs/bench.md.
+# rules, and the record rules. Rounds alternate them. These walks load no picture (--images none), as the
+# reference fetches none. Then the walk as it runs by default, every record's picture judged (its head, a
+# sample whole), against curl fetching the same pages and the same pictures (with the walk's Range) on as
+# many connections (--concurrency for pages, --picture-concurrency for pictures): like with like, target
+# walk/reference >= 0.8. Prints each round, the medians, the ratios and PASS/MISS. Exit 0 also on a miss; 2
+# when the setup is broken or the suite fails a rule. See docs/bench.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -19,10 +22,12 @@ RECORDS=300000
 LIMIT=1000
 ROUNDS=5
 CONCURRENCY=2
+PICTURE_CONCURRENCY=4
 SEED=1
 BUILD=true
 TARGET=200000
 TARGET_RATIO=0.5
+TARGET_PICTURES_RATIO=0.8
 
 usage() {
   cat <<USAGE
@@ -85,7 +90,7 @@ RECORD_RULES=(record_schema image_matches_file file_layout mime_type_matches_ext
 # walk [SUITE-FLAGS...]: one full walk; its report in walk.txt.
 walk() {
   "$SUITE" --base-url "$BASE" --mode full --walk-limit "$LIMIT" --concurrency "$CONCURRENCY" --seed "$SEED" \
-    --no-progress "$@" >"$BENCH_TMP/walk.txt" 2>&1 || die "the suite did not pass against the mock: $(tail -n 5 "$BENCH_TMP/walk.txt")"
+    --picture-concurrency "$PICTURE_CONCURRENCY" --no-progress --images none "$@" >"$BENCH_TMP/walk.txt" 2>&1 || die "the suite did not pass against the mock: $(tail -n 5 "$BENCH_TMP/walk.txt")"
 }
 walked_rps() { grep -o '([0-9]* records/s)' "$BENCH_TMP/walk.txt" | tr -dc '0-9'; }
 fetch_only() {
@@ -148,3 +153,43 @@ printf 'the walk with the %d rules that read every record left out (--skip %s): 
 printf 'target: walk >= %d records/s: %s (median)\n' "$TARGET" "$(verdict "$walk_median" '>=' "$TARGET")"
 printf 'target: walk/reference >= %s: %s (median of the per-round ratios)\n' "$TARGET_RATIO" \
   "$(verdict "$(median "${rps_ratio[@]}")" '>=' "$TARGET_RATIO")"
+
+# The walk with every record's picture (--images all, the tool's default) against curl fetching the same pages
+# (on --concurrency connections) and the same pictures with the walk's Range (on --picture-concurrency
+# connections) at the same time.
+PICTURES_CONFIG="$BENCH_TMP/pictures.curl"
+grep '^url' "$CONFIG" >"$BENCH_TMP/urls.curl"
+curl -sS --fail -K "$BENCH_TMP/urls.curl" 2>/dev/null | python3 -c '
+import json, sys
+decoder = json.JSONDecoder()
+text = sys.stdin.read()
+at = 0
+while at < len(text):
+    page, at = decoder.raw_decode(text, at)
+    for record in page["results"]:
+        print("url = \"%s\"\noutput = /dev/null" % record["image"])
+' >"$PICTURES_CONFIG" || die "could not list the pictures"
+fetch_with_pictures() {
+  curl -sS --no-progress-meter --fail --parallel --parallel-max "$CONCURRENCY" --max-time 600 -K "$CONFIG" &
+  local pages=$!
+  curl -sS --no-progress-meter --fail --parallel --parallel-max "$PICTURE_CONCURRENCY" --max-time 600 \
+    -H 'Range: bytes=0-1023' -H 'Accept: image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8' \
+    -K "$PICTURES_CONFIG" || die "the reference fetch of the pictures failed"
+  wait "$pages" || die "the reference fetch of the pages failed"
+}
+declare -a pic_rps pic_fetch_rps pic_ratio
+for ((r = 1; r <= ROUNDS; r++)); do
+  seconds_of walk --images all
+  pic_rps+=("$(walked_rps)")
+  seconds_of fetch_with_pictures
+  pic_fetch_rps+=("$(awk -v n="$RECORDS" -v s="$SECONDS_TAKEN" 'BEGIN { printf "%.0f", n / s }')")
+  pic_ratio+=("$(ratio "${pic_rps[-1]}" "${pic_fetch_rps[-1]}")")
+  printf 'round %d with pictures: walk %s records/s; reference (pages and pictures) %s records/s (%.2f s); ratio %s\n' \
+    "$r" "${pic_rps[-1]}" "${pic_fetch_rps[-1]}" "$SECONDS_TAKEN" "${pic_ratio[-1]}"
+done
+echo "== medians of $ROUNDS rounds with pictures"
+printf 'full walk with every picture: %.0f records/s; curl fetching the same pages and pictures: %.0f records/s;' \
+  "$(median "${pic_rps[@]}")" "$(median "${pic_fetch_rps[@]}")"
+printf ' walk/reference %s\n' "$(median "${pic_ratio[@]}")"
+printf 'target: walk with pictures/reference >= %s: %s (median of the per-round ratios)\n' "$TARGET_PICTURES_RATIO" \
+  "$(verdict "$(median "${pic_ratio[@]}")" '>=' "$TARGET_PICTURES_RATIO")"

@@ -13,7 +13,7 @@ tools_only=false
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates curl
   libcpp-httplib-dev nlohmann-json3-dev catch2 libssl-dev zlib1g-dev libbrotli-dev
-  libpcre2-dev libjemalloc-dev libsimdjson-dev libcli11-dev help2man patchelf
+  libpcre2-dev libjemalloc-dev libsimdjson-dev libcli11-dev libexpat1-dev help2man patchelf
 )
 # patchelf: ci/portable.sh gives the libraries the portable tarball carries their run path ($ORIGIN).
 if ! $tools_only; then

@@ -44,10 +44,10 @@ endif()
 
 # The portable tarball (the portable preset, ci/portable.sh, docs/build.md#the-portable-tarball): its programs may
 # need nothing a distribution does not have everywhere (glibc, libstdc++, libgcc_s, OpenSSL 3, zlib). PCRE2,
-# jemalloc and Brotli are linked from the static archives Debian ships; cpp-httplib and simdjson, which Debian
+# jemalloc, Brotli and Expat are linked from the static archives Debian ships; cpp-httplib and simdjson, which Debian
 # ships only as shared libraries (its cpp-httplib header is the split one, its code in libcpp-httplib.so), are
 # carried in the tarball's lib/ and found through the run path $ORIGIN/../lib.
-option(ENTIMG_PORTABLE "Link the programs for the portable tarball: PCRE2, jemalloc and Brotli static, run path \$ORIGIN/../lib" OFF)
+option(ENTIMG_PORTABLE "Link the programs for the portable tarball: PCRE2, jemalloc, Brotli and Expat static, run path \$ORIGIN/../lib" OFF)
 if(ENTIMG_PORTABLE)
   # A pkg-config target made to link these static archives (lib<name>.a) and what they need, in place of the
   # shared libraries; the targets' names stay, so every link line stays as it is.
@@ -65,6 +65,8 @@ if(ENTIMG_PORTABLE)
   entimg_link_static(PkgConfig::PCRE2 ARCHIVES pcre2-8)
   entimg_link_static(PkgConfig::JEMALLOC ARCHIVES jemalloc NEEDS Threads::Threads m dl)
   entimg_link_static(PkgConfig::BROTLIDEC ARCHIVES brotlidec brotlicommon)
+  # Expat (the suite's SVG check): FindEXPAT keeps an EXPAT_LIBRARY found before it, so the archive is linked.
+  find_library(EXPAT_LIBRARY NAMES libexpat.a REQUIRED)
   set(CMAKE_SKIP_BUILD_RPATH OFF)
   set(CMAKE_BUILD_WITH_INSTALL_RPATH ON)
   set(CMAKE_INSTALL_RPATH "\$ORIGIN/../lib")

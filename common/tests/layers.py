@@ -33,6 +33,7 @@ TARGET_NAMES = {
     "Threads::Threads": "Threads",
     "nlohmann_json::nlohmann_json": "nlohmann_json",
     "CLI11::CLI11": "CLI11",
+    "EXPAT::EXPAT": "expat",
 }
 # Our own libraries outside the parts, by target: the name of the target whose link line common/CMakeLists.txt holds.
 OWN_LIBRARIES = {"entimg::common": "entimg_common", "entimg::schema": "entimg_schema",
@@ -50,6 +51,7 @@ HEADER_LIBRARIES = [
     ("catch2/", "Catch2"),
     ("entimg/catch2/", "Catch2"),
     ("pthread.h", "Threads"),
+    ("expat.h", "expat"),
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -343,17 +343,20 @@ void add_mode_options(CLI::App& check, CliOptions& o) {
           },
           ""));
   check
-      .add_option("--page-cap", o.run.page_cap,
-                  "full: walk at most N pages (default: count/limit + 2, at most " +
-                      std::to_string(kMaxWalkPages) + ")")
+      .add_option(
+          "--page-cap", o.run.page_cap,
+          "full: at most N requests of pages and pictures (default: count/\nlimit + 2 pages, at most " +
+              std::to_string(kMaxWalkPages) + ", and one a picture, at most " +
+              std::to_string(kMaxWalkRequests) + " in all)")
       ->type_name("N")
       ->transform(whole_number());
   check
       .add_option_function<std::string>(
           "--images", [&o](const std::string& text) { o.run.images = *images_choice(text); },
-          "which records' pictures to load and judge: all (default: the quick\n"
-          "plan's pages' in quick mode, every record walked in full mode),\n"
-          "sample:N (N spread over the walk) or none")
+          "which records' pictures to load and judge: all (default: quick\n"
+          "mode reads a sample of at most 40 whole; full mode judges every\n"
+          "record walked by its head and 40 whole), sample:N (N, spread\n"
+          "over the walk; quick mode at most 40) or none")
       ->type_name("all|sample:N|none")
       ->check(CLI::Validator(
           [](const std::string& text) {
@@ -364,7 +367,8 @@ void add_mode_options(CLI::App& check, CliOptions& o) {
           ""));
   check
       .add_option("--byte-cap", o.run.byte_cap,
-                  "full: stop the walk once its pages reach N bytes (default 4 GiB;\n0: no cap)")
+                  "full: stop the walk once its bodies, pages and pictures, reach N\nbytes (default 4 GiB; "
+                  "0: no cap)")
       ->type_name("N")
       ->transform(whole_number());
 }
@@ -399,6 +403,13 @@ void add_check_options(CLI::App& check, CliOptions& o) {
                   "its port written the other way)")
       ->type_name("HOST")
       ->check(host_name());
+  check
+      .add_option("--picture-concurrency", o.run.picture_concurrency,
+                  "pictures loading at once, on threads of their own (a full walk\n"
+                  "loads every record's; quick mode at least 2)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->transform(whole_number(1, 64));
   check.add_flag("--require-filter", o.run.require_filter,
                  "fail a deployment that ignores ?entity= altogether (by default a\n"
                  "warning: edw's filter_class is ignored by django-filter 22.1 and later)");

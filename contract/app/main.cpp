@@ -1,7 +1,9 @@
 // entities-images-contract: parses the command line, runs the suite, writes the reports and maps
 // the outcome to an exit code (0 pass, 1 contract failure, 2 usage or connection error).
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -119,6 +121,22 @@ int run_monitor_command(const CliOptions& o, const char* program, const std::vec
   }
 }
 
+// Set by SIGTERM or SIGINT during a check run: the client then refuses requests, and the run ends with a
+// report of what it checked (a CI job's timeout sends SIGTERM before it kills).
+std::atomic<bool> stop_asked{false};
+void on_stop_signal(int) {
+  stop_asked.store(true);
+}
+
+void catch_stop_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  action.sa_flags = static_cast<int>(SA_RESETHAND);  // a second signal ends the program at once
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
+}
+
 // A check run: the console report, the report files, and the exit code of the verdict.
 int run_check_command(CliOptions& o, const char* program, const std::vector<std::string_view>& args) {
   if (!o.seed_given)
@@ -126,6 +144,8 @@ int run_check_command(CliOptions& o, const char* program, const std::vector<std:
         static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007;
   try {
     const Schemas schemas = Schemas::load();
+    o.client.stop = &stop_asked;
+    catch_stop_signals();
     Client client(o.client);
     ProgressDisplay progress(std::cerr, isatty(STDERR_FILENO) != 0);
     if (o.progress && o.run.mode == Mode::Full)
@@ -141,6 +161,10 @@ int run_check_command(CliOptions& o, const char* program, const std::vector<std:
         }))
       return 2;
     if (!report.fatal_error.empty()) return 2;
+    if (!report.stopped.empty() && report.failed() == 0) {  // what it left unchecked may hold a failure
+      std::cerr << "entities-images-contract: error: stopped before its end: " << report.stopped << "\n";
+      return 2;
+    }
     if (report.checked_nothing()) {  // a gate that checked nothing must not pass
       std::cerr << "entities-images-contract: error: " << kCheckedNothing << " (see the SKIP lines)\n";
       if (in_github_actions())

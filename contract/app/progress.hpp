@@ -32,7 +32,9 @@ class ProgressDisplay {
         line << "[" << std::string(static_cast<std::size_t>(filled), '#')
              << std::string(static_cast<std::size_t>(30 - filled), '.') << "] ";
       }
-      line << share * 100 << "% " << p.records << "/" << p.total << " records, " << rate << " records/s";
+      line << share * 100 << "% " << p.records << "/" << p.total << " records";
+      if (p.pictures > 0) line << " (" << p.pictures << " picture requests)";
+      line << ", " << rate << " records/s";
       if (rate > 0 && p.records < p.total)
         line << ", ETA " << static_cast<double>(p.total - p.records) / rate << " s";
     } else {

@@ -126,6 +126,8 @@ struct Client::Impl {
   const std::string& base_path() const { return base_path_; }
   std::size_t requests_sent() const { return gate_.requests_sent(); }
   bool budget_left() const { return gate_.budget_left(); }
+  std::string refusal() const { return gate_.refusal(); }
+  bool out_of_time() const { return gate_.out_of_time(); }
 
  private:
   std::optional<Target> resolve(std::string_view url_or_path, std::string& why) const;
@@ -609,6 +611,12 @@ std::size_t Client::requests_sent() const {
 }
 bool Client::budget_left() const {
   return impl_->budget_left();
+}
+std::string Client::refusal() const {
+  return impl_->refusal();
+}
+bool Client::out_of_time() const {
+  return impl_->out_of_time();
 }
 
 }  // namespace entimg::contract

@@ -31,9 +31,24 @@ std::size_t RequestGate::requests_sent() const {
 }
 
 bool RequestGate::budget_left() const {
+  return refusal().empty();
+}
+
+std::string RequestGate::refusal() const {
   const std::lock_guard lock(mutex_);
-  if (run_deadline_ && Clock::now() >= *run_deadline_) return false;
-  return options_.max_requests == 0 || sent_ < options_.max_requests;
+  if (options_.stop != nullptr && options_.stop->load()) return stop_text();
+  if (run_deadline_ && Clock::now() >= *run_deadline_) return deadline_text();
+  if (options_.max_requests != 0 && sent_ >= options_.max_requests) return budget_text();
+  return "";
+}
+
+bool RequestGate::out_of_time() const {
+  return (options_.stop != nullptr && options_.stop->load()) ||
+         (run_deadline_ && Clock::now() >= *run_deadline_);
+}
+
+std::string RequestGate::stop_text() {
+  return "not sent: the run was asked to stop (SIGTERM or SIGINT)";
 }
 
 std::string RequestGate::deadline_text() const {
@@ -50,6 +65,7 @@ std::optional<std::string> RequestGate::admit() {
   {
     const std::lock_guard lock(mutex_);
     const auto now = Clock::now();
+    if (options_.stop != nullptr && options_.stop->load()) return stop_text();
     if (run_deadline_ && now >= *run_deadline_) return deadline_text();
     if (options_.max_requests != 0 && sent_ >= options_.max_requests) return budget_text();
     slot = now;

@@ -22,9 +22,13 @@ class RequestGate {
   std::chrono::milliseconds retry_wait(const Headers& headers, int attempt);
   std::size_t requests_sent() const;
   bool budget_left() const;
+  /// Why a request would be refused now, or "".
+  std::string refusal() const;
+  bool out_of_time() const;
 
  private:
   std::string deadline_text() const;
+  static std::string stop_text();
   std::string budget_text() const;
 
   const ClientOptions& options_;

@@ -36,6 +36,9 @@ void write_console_report(std::ostream& out, const RunReport& report, std::size_
   out << "entities-images-contract " << tool_version() << ": " << mode_name(report.mode) << " run of "
       << report.base_url << " (seed " << report.seed << ")\n";
   if (!report.fatal_error.empty()) out << "ERROR " << printable(report.fatal_error) << "\n";
+  if (!report.stopped.empty())
+    out << "STOPPED before its end: " << printable(report.stopped) << "\n        "
+        << printable(report.unchecked) << "\n";
   for (const RuleOutcome& r : report.rules) {
     const std::string status = status_of(r, report.mode);
     out << std::left << std::setw(5) << status.substr(0, 4) << " " << std::setw(28) << r.rule->name;
@@ -79,6 +82,7 @@ void write_json_report(std::ostream& out, const RunReport& report, std::string_v
   doc["error_kind"] = detail::error_kind(report).empty()
                           ? nlohmann::ordered_json(nullptr)
                           : nlohmann::ordered_json(std::string(detail::error_kind(report)));
+  if (!report.stopped.empty()) doc["stopped"] = {{"reason", report.stopped}, {"unchecked", report.unchecked}};
   doc["summary"] = {{"passed", report.passed()},
                     {"failed", report.failed()},
                     {"skipped", report.rules.size() - report.passed() - report.failed()}};

@@ -58,6 +58,7 @@ std::string replay_command(std::string_view method, std::string_view url,
 
 std::string verdict_of(const RunReport& report) {
   if (!report.fatal_error.empty() || report.checked_nothing()) return "ERROR";
+  if (report.failed() == 0 && !report.stopped.empty()) return "ERROR";  // what it left may hold a failure
   return report.failed() > 0 ? "FAIL" : "PASS";
 }
 
@@ -68,6 +69,9 @@ std::string_view error_kind(const RunReport& report) {
 std::string verdict_line(const RunReport& report) {
   if (!report.fatal_error.empty()) return "the deployment could not be checked";
   if (report.checked_nothing()) return std::string(kCheckedNothing);
+  if (report.failed() == 0 && !report.stopped.empty())
+    return "stopped before its end (" + report.stopped +
+           "): every rule that ran passed, but not all of it ran";
   if (report.failed() == 0) return "every rule that ran passed";
   return std::to_string(report.failed()) + (report.failed() == 1 ? " rule failed" : " rules failed");
 }

@@ -7,9 +7,11 @@
 #include "entimg/common/ascii.hpp"
 #include "entimg/common/url.hpp"
 #include "entimg/contract/checks.hpp"
+#include "header_lists.hpp"
 #include "json_access.hpp"
 #include "json_parse.hpp"
 #include "message_text.hpp"
+#include "picture_structure.hpp"
 #include "picture_types.hpp"
 #include "rule_tables.hpp"
 
@@ -41,32 +43,123 @@ std::string answer_text(const HttpExchange& answer) {
   return "status " + std::to_string(answer.status) + " (" + (type.empty() ? "no Content-Type" : type) + ")";
 }
 
-// What a compressed picture is decoded to at most: its signature is in the first bytes.
-constexpr std::size_t kDecodedPictureBytes = std::size_t{1} << 20;
+// What a compressed picture is decoded to at most (a whole one is judged to its end: the per-picture cap).
+constexpr std::size_t kDecodedPictureBytes = std::size_t{16} << 20;
 
-// Why the answer is not the record's picture, or "" when it is.
-std::string picture_fault(const PictureAsk& ask, const Followed& got) {
+// The first byte, last byte and total of a Content-Range ("bytes 0-1023/48213"); nullopt when there is none
+// or it cannot be read (a total of "*" is unknown).
+struct ContentRange {
+  std::uint64_t first = 0, last = 0;
+  std::optional<std::uint64_t> total;
+};
+std::optional<ContentRange> content_range(const HttpExchange& answer) {
+  const auto value = answer.header("Content-Range");
+  if (!value) return std::nullopt;
+  std::string_view text = common::trim(*value);
+  if (!common::ascii_lowered(text.substr(0, 6)).starts_with("bytes ")) return std::nullopt;
+  text.remove_prefix(6);
+  const std::size_t dash = text.find('-'), slash = text.find('/');
+  if (dash == std::string_view::npos || slash == std::string_view::npos || dash > slash) return std::nullopt;
+  const auto first = common::digits(common::trim(text.substr(0, dash)));
+  const auto last = common::digits(common::trim(text.substr(dash + 1, slash - dash - 1)));
+  if (!first || !last || *last < *first) return std::nullopt;
+  return ContentRange{*first, *last, common::digits(common::trim(text.substr(slash + 1)))};
+}
+
+// The types a request's Accept names explicitly (no wildcard), lower-cased, with a q above 0.
+std::vector<std::string> accepted_types(const HttpExchange& answer) {
+  std::vector<std::string> out;
+  const auto accept = answer.request_header("Accept");
+  if (!accept) return out;
+  for (const std::string_view element : detail::list_elements({*accept})) {
+    const std::string_view type = common::trim(element.substr(0, element.find(';')));
+    const std::size_t q = element.find(";q=");
+    if (type.find('*') != std::string_view::npos ||
+        (q != std::string_view::npos &&
+         common::trim(element.substr(q + 3)).find_first_not_of("0.") == std::string_view::npos))
+      continue;
+    out.push_back(common::ascii_lowered(type));
+  }
+  return out;
+}
+
+// A picture of another type than mime_type (image/webp for a .jpg): content negotiation, when the request
+// named that type in its Accept and the answer says Vary: Accept (a note); without Vary a shared cache hands
+// the negotiated picture to every client (a fault). "" when negotiated correctly, else why not.
+std::string negotiation_fault(const PictureAsk& ask, const HttpExchange& answer, const std::string& type,
+                              std::string& note) {
+  const std::vector<std::string> accepted = accepted_types(answer);
+  if (type.empty() || std::find(accepted.begin(), accepted.end(), type) == accepted.end())
+    return "got Content-Type " + (type.empty() ? std::string("none") : quote(type));
+  if (!detail::vary_names(answer, "Accept"))
+    return "got " + type +
+           ", which its Accept named, without Vary: Accept: a shared cache keeps that answer " +
+           "and hands " + type + " to every client, those that cannot show it too";
+  note = "pictures answered as " + type + " where mime_type says " + ask.mime_type +
+         ": negotiated from the request's Accept, with Vary: Accept (as an image CDN does)";
+  return "";
+}
+
+// The bytes a picture is judged by: its body, decoded when it came in a content coding the request
+// accepted (a user's --header 'Accept-Encoding: gzip', a front's gzip), as a browser decodes it.
+std::string picture_bytes(const HttpExchange& answer, std::string& decoded, std::string_view& bytes) {
+  bytes = answer.body;
+  const std::string coding = detail::coding_of(answer.header("Content-Encoding").value_or(""));
+  if (coding.empty()) return "";
+  const auto accepted = answer.request_header("Accept-Encoding");
+  if (!detail::accepts_coding(accepted ? std::optional<std::string_view>(*accepted) : std::nullopt, coding))
+    return "got Content-Encoding " + quote(coding) + ", which the request did not accept";
+  detail::Decoded out = detail::decode_body(coding, answer.body, kDecodedPictureBytes);
+  if (out.text.empty()) return "got a " + coding + " body that does not decode: " + out.error;
+  decoded = std::move(out.text);
+  bytes = decoded;
+  return "";
+}
+
+// A picture read whole: the body is the whole file its headers announce (Content-Length, a 206's
+// Content-Range), and its structure reaches its end. "" when it does; a body cut at the cap is judged by its
+// head alone, with a note.
+std::string whole_fault(const PictureAsk& ask, const HttpExchange& answer, std::string_view bytes,
+                        std::string_view type, std::string& note) {
+  if (answer.body_truncated) {
+    note = "the picture of record " + (ask.record_id ? std::to_string(*ask.record_id) : "?") +
+           " is over the suite's cap of " + std::to_string(answer.body.size()) +
+           " bytes a picture: its first bytes were judged, not its end (" + ask.image + ")";
+    return "";
+  }
+  if (const auto length = answer.header("Content-Length"); length && common::digits(common::trim(*length)))
+    if (*common::digits(common::trim(*length)) != answer.body.size())
+      return "got a body of " + std::to_string(answer.body.size()) + " bytes where Content-Length says " +
+             std::string(common::trim(*length));
+  if (answer.status == 206) {
+    const auto range = content_range(answer);
+    if (!range || range->first != 0 || range->last + 1 != answer.body.size() ||
+        range->total != answer.body.size())
+      return "got 206 with a part of the picture (Content-Range " +
+             quote(answer.header("Content-Range").value_or("none")) + ", " +
+             std::to_string(answer.body.size()) + " bytes) to a request for all of it";
+  }
+  const std::string fault = detail::picture_structure_fault(type, bytes);
+  return fault.empty()
+             ? ""
+             : "got " + fault + ", " + std::to_string(bytes.size()) + " bytes long: a file cut short?";
+}
+
+// Why the answer is not the record's picture, or "" when it is; `note` gets what the run should say of a
+// picture that passes (negotiated, over the cap).
+std::string picture_fault(const PictureAsk& ask, const Followed& got, std::string& note) {
   const HttpExchange& answer = got.answer();
   if (!got.error.empty()) return "got " + got.error + " (from " + quote(ask.image) + ")";
   if (answer.status != 200 && answer.status != 206) return "got " + answer_text(answer);
   const std::string type = media_type_of(answer);
-  const std::string expected = common::ascii_lowered(common::trim(ask.mime_type));
-  if (!expected.empty() && !detail::same_picture_type(type, expected))
-    return "got Content-Type " + (type.empty() ? std::string("none") : quote(type));
-  // A body in a content coding the request accepted (a user's --header 'Accept-Encoding: gzip', a front's
-  // gzip) is the picture once decoded, as a browser decodes it.
-  std::string decoded;
-  std::string_view bytes = answer.body;
-  if (const std::string coding = detail::coding_of(answer.header("Content-Encoding").value_or(""));
-      !coding.empty()) {
-    const auto accepted = answer.request_header("Accept-Encoding");
-    if (!detail::accepts_coding(accepted ? std::optional<std::string_view>(*accepted) : std::nullopt, coding))
-      return "got Content-Encoding " + quote(coding) + ", which the request did not accept";
-    detail::Decoded out = detail::decode_body(coding, answer.body, kDecodedPictureBytes);
-    if (out.text.empty()) return "got a " + coding + " body that does not decode: " + out.error;
-    decoded = std::move(out.text);
-    bytes = decoded;
+  std::string expected = common::ascii_lowered(common::trim(ask.mime_type));
+  if (!expected.empty() && !detail::same_picture_type(type, expected)) {
+    if (std::string fault = negotiation_fault(ask, answer, type, note); !fault.empty()) return fault;
+    expected = type;  // negotiated: judged as the type it came as
   }
+  std::string decoded;
+  std::string_view bytes;
+  if (std::string fault = picture_bytes(answer, decoded, bytes); !fault.empty()) return fault;
   const std::string_view head = bytes.substr(0, detail::kPictureHeadBytes);
   if (const std::string what = detail::not_a_picture(head); !what.empty()) return "got " + what;
   if (expected.empty()) return "";
@@ -75,13 +168,16 @@ std::string picture_fault(const PictureAsk& ask, const Followed& got) {
     return "got bytes that are not a picture of that type (" +
            (is.empty() ? "they start " + quote(head.substr(0, 16)) : "they are " + std::string(is)) + ")";
   }
-  return "";
+  return ask.whole ? whole_fault(ask, answer, bytes, detail::canonical_picture_type(expected), note) : "";
 }
 
 /// "image: URL of the image" (spec §2.1) is a picture a browser loads: the URL, its redirects followed,
-/// answers 200 (or 206 to the Range asked) with the record's mime_type and bytes of that type, not a page.
+/// answers 200 (or 206 to the Range asked) with the record's mime_type (or a type its Accept named, with
+/// Vary: Accept) and bytes of that type, not a page; a picture read whole is whole to its end.
 void image_loads(const CheckContext&, const PictureAsk& ask, const Followed& got, Findings& findings) {
-  const std::string fault = picture_fault(ask, got);
+  std::string note;
+  const std::string fault = picture_fault(ask, got, note);
+  if (!note.empty()) findings.note("image_loads", note);
   if (fault.empty()) {
     findings.pass("image_loads");
     return;
@@ -90,10 +186,112 @@ void image_loads(const CheckContext&, const PictureAsk& ask, const Followed& got
   const std::string type = ask.mime_type.empty() ? "" : " " + ask.mime_type;
   findings.fail({"image_loads",
                  "expected the picture" + id + " to load as a" + (type.empty() ? "" : "n") + type +
-                     " picture (200 with its Content-Type and bytes), " + fault + redirects_text(got) +
-                     " (listed on " + quote(ask.page_url) + ")",
+                     " picture (200 with its Content-Type and bytes" + (ask.whole ? ", whole" : "") + "), " +
+                     fault + redirects_text(got) + " (listed on " + quote(ask.page_url) + ")",
                  ask.image, ask.pointer, ask.record_id});
 }
+
+// The share of pictures whose length equals file_size above which the deployment is taken to store it in
+// bytes (nine in ten, and at least two): a few cut files among many whole ones then stand out.
+constexpr std::uint64_t kAgreeingTenths = 9;
+
+std::string size_text(const PictureLength& p) {
+  return "record " + (p.record_id ? std::to_string(*p.record_id) : std::string("?")) + ": file_size " +
+         std::to_string(p.file_size) + ", " + std::to_string(p.length) + " bytes (" + p.how + ")";
+}
+
+}  // namespace
+
+std::optional<PictureLength> picture_length(const PictureAsk& ask, const Followed& got) {
+  const HttpExchange& answer = got.answer();
+  if (!ask.file_size || !got.error.empty() || (answer.status != 200 && answer.status != 206))
+    return std::nullopt;
+  if (answer.header("Content-Encoding")) return std::nullopt;  // a coded body's length is not the file's
+  PictureLength out{ask.record_id, ask.image, ask.page_url, *ask.file_size, 0, ""};
+  if (answer.status == 206) {
+    const auto range = content_range(answer);
+    if (!range || !range->total) return std::nullopt;
+    out.length = *range->total;
+    out.how = "Content-Range total";
+  } else if (ask.whole && !answer.body_truncated) {
+    out.length = answer.body.size();
+    out.how = "read whole";
+  } else if (const auto length = answer.header("Content-Length");
+             length && common::digits(common::trim(*length))) {
+    out.length = *common::digits(common::trim(*length));
+    out.how = "Content-Length";
+  } else {
+    return std::nullopt;
+  }
+  return out;
+}
+
+namespace {
+
+// The example a note gives: the lowest record id seen, whatever order threads met them in.
+bool before(const PictureLength& a, const std::optional<PictureLength>& b) {
+  return !b || (a.record_id && (!b->record_id || *a.record_id < *b->record_id));
+}
+
+}  // namespace
+
+void PictureSizes::add(PictureLength length) {
+  ++seen;
+  if (before(length, example)) example = length;
+  if (length.file_size == length.length) {
+    ++agree;
+  } else if (differing.size() < Findings::kKeptFailures) {
+    differing.push_back(std::move(length));
+  } else {
+    ++differing_left;
+  }
+}
+
+void PictureSizes::merge(const PictureSizes& other) {
+  seen += other.seen;
+  agree += other.agree;
+  if (other.example && before(*other.example, example)) example = other.example;
+  for (const PictureLength& p : other.differing)
+    if (differing.size() < Findings::kKeptFailures) {
+      differing.push_back(p);
+    } else {
+      ++differing_left;
+    }
+  differing_left += other.differing_left;
+}
+
+void settle_picture_sizes(const PictureSizes& sizes, Findings& into) {
+  if (sizes.seen == 0) return;
+  const std::uint64_t agree = sizes.agree, total = sizes.seen;
+  if (agree == 0) {
+    into.note("image_loads", "file_size is not the picture's length in bytes in any of the " +
+                                 std::to_string(total) + " pictures whose length was seen (" +
+                                 size_text(*sizes.example) +
+                                 "): the spec leaves its unit open, so it is not judged");
+    return;
+  }
+  if (agree < 2 || agree * 10 < total * kAgreeingTenths) {
+    into.note("image_loads", "file_size equals the picture's length in bytes in " + std::to_string(agree) +
+                                 " of " + std::to_string(total) +
+                                 " pictures: too few to take it as the unit, so it is not judged");
+    return;
+  }
+  into.note("image_loads", "file_size is the picture's length in bytes (as django-filer stores it) in " +
+                               std::to_string(agree) + " of " + std::to_string(total) + " pictures");
+  for (const PictureLength& p : sizes.differing) {
+    const std::string id = p.record_id ? std::to_string(*p.record_id) : std::string("?");
+    into.fail({"image_loads",
+               "expected the picture of record " + id + " to be file_size = " + std::to_string(p.file_size) +
+                   " bytes long, as " + std::to_string(agree) + " of the " + std::to_string(total) +
+                   " pictures seen are, got " + std::to_string(p.length) + " bytes (" + p.how +
+                   "): a file cut short or replaced (listed on " + quote(p.page_url) + ")",
+               p.image, "", p.record_id});
+  }
+  for (std::uint64_t i = 0; i < sizes.differing_left; ++i)
+    into.fail({"image_loads", "a picture whose length differs from its file_size", "", "", std::nullopt});
+}
+
+namespace {
 
 // The ids of a page's results, in order ("none" when it has no results array).
 std::vector<std::int64_t> ids_of(const Page& page) {
@@ -291,10 +489,55 @@ void revalidation(const CheckContext&, const FollowAsk& ask, Findings& findings)
   findings.pass("revalidation");
 }
 
+// What a framework's debug page says of itself: the marker and what it is, for messages.
+struct DebugMarker {
+  std::string_view text;
+  std::string_view what;
+};
+constexpr DebugMarker kDebugMarkers[] = {
+    {"because you have <code>DEBUG = True</code>", "Django's debug page (DEBUG = True)"},
+    {"because you have DEBUG = True", "Django's debug page (DEBUG = True)"},
+    {"Using the URLconf defined in", "Django's technical 404 page, listing the project's URL patterns"},
+    {"Django tried these URL patterns", "Django's technical 404 page, listing the project's URL patterns"},
+    {"<th>Exception Value:</th>", "Django's technical 500 page (the exception, the settings)"},
+    {"Traceback (most recent call last)", "a Python traceback"},
+    {"Werkzeug Debugger", "Werkzeug's interactive debugger"},
+    {"Action Controller: Exception caught", "Rails' debug page"},
+    {"Whoops! There was an error", "Laravel's debug page"},
+    {"<b> Exception Details: </b>", "ASP.NET's detailed error page"},
+};
+
+// What debug page the body is, or "" when it is none.
+std::string_view debug_page_kind(std::string_view body) {
+  for (const DebugMarker& m : kDebugMarkers)
+    if (body.find(m.text) != std::string_view::npos) return m.what;
+  return "";
+}
+
+/// A deployment in production shows no debug page (Django's deployment checklist: DEBUG = False): an unknown
+/// URL's 404, and any error answer met, carries no framework's debug page, traceback or settings.
+void debug_page_hidden(const CheckContext&, const Page& page, Findings& findings) {
+  const HttpExchange& answer = page.exchange;
+  if (answer.status < 400) return;
+  const std::string_view kind = debug_page_kind(answer.body);
+  if (kind.empty()) {
+    findings.pass("debug_page_hidden");
+    return;
+  }
+  findings.fail({"debug_page_hidden",
+                 "expected the " + std::to_string(answer.status) + " answer to be a plain error page, got " +
+                     std::string(kind) +
+                     ": DEBUG is on, and anyone can read the project's URL patterns, code and settings",
+                 answer.url, "", std::nullopt});
+}
+
 constexpr Rule kClientRules[] = {
     {"image_loads", "pictures",
      "every record's image loads: 200 with the record's mime_type and a picture's bytes, redirects followed",
      "spec §2.1 (image: URL of the image); reference §4", PictureLoad{image_loads}},
+    {"debug_page_hidden", "settings",
+     "no error answer is a framework's debug page: an unknown URL's 404 and every 5xx met",
+     "Django's deployment checklist (DEBUG = False)", EveryPage{debug_page_hidden, Reads::error_answers}},
     {"detail_matches_list", "records", "a listed record's detail route answers 200 with the same record",
      "reference §1.1 (the router's detail route), §1.2 (ModelViewSet)",
      FollowUp{FollowStep::record_opened, detail_matches_list}},

@@ -149,6 +149,11 @@ void format_json_same(const CheckContext&, const Page& with_format, const Page& 
                   pointer);
       continue;
     }
+    // Two counts are count_stable's, which weighs records written between the two requests.
+    if (key == "count" && detail::as_count(x) && detail::as_count(y)) {
+      budget.pass();
+      continue;
+    }
     const auto x_link = detail::as_string(x), y_link = detail::as_string(y);
     if ((key == "next" || key == "previous") && x_link && y_link) {
       if (comparable_link(*x_link) == comparable_link(*y_link)) {

@@ -503,6 +503,38 @@ void filter_input(SideState& sides, const SideAsk& ask, const Page& page, const 
   fail(expected, got);
 }
 
+/// A foreign site's page that fetches the API (Fetch standard §3.2, CORS): credentials are allowed for the
+/// origins a deployment trusts, never for any site; an answer that echoes the Origin varies on it.
+void cors_origin(SideState&, const SideAsk& ask, const Page& page, const Page*, Findings& findings) {
+  const HttpExchange& answer = page.exchange;
+  if (answer.status == 0) return;  // status_ok reports it
+  const auto allow = answer.header("Access-Control-Allow-Origin");
+  const auto credentials = answer.header("Access-Control-Allow-Credentials");
+  const std::string origin = allow ? std::string(common::trim(*allow)) : "";
+  const std::string sent = ask.headers.empty() ? "" : ask.headers.front().second;
+  const bool any_site = allow && (origin == sent || origin == "*");
+  const auto fail = [&](const std::string& got) {
+    findings.fail({"cors_origin",
+                   "with " + ask.label + " (a site the deployment cannot trust): expected " +
+                       "no credentialed CORS answer and Vary: Origin where it echoes the origin, got " + got,
+                   answer.url, "", std::nullopt});
+  };
+  if (any_site && credentials && common::ascii_lowered(common::trim(*credentials)) == "true")
+    return fail("Access-Control-Allow-Origin: " + origin +
+                " with Access-Control-Allow-Credentials: true: any web "
+                "page a signed-in user opens can read the API with their cookies");
+  if (allow && origin == sent && !detail::vary_names(answer, "Origin"))
+    return fail(
+        "Access-Control-Allow-Origin echoing it without Vary: Origin: a shared cache hands the answer "
+        "that allows this origin to every other origin's requests");
+  findings.pass("cors_origin");
+  findings.note("cors_origin", !allow
+                                   ? "a foreign Origin gets no CORS headers: only the deployment's own pages "
+                                     "(or those its CORS settings name) can read it from a browser"
+                                   : ask.label + " → Access-Control-Allow-Origin: " + origin +
+                                         (any_site ? ": every site may read it, without credentials" : ""));
+}
+
 constexpr Rule kSideRules[] = {
     {"entity_filter", "sides",
      "?entity=N and /edw/api/entities/N/images/ list N's records alone, the same on both routes",
@@ -529,6 +561,10 @@ constexpr Rule kSideRules[] = {
     {"host_origin", "sides",
      "under another Host, links and images are on its origin alike, on every URL whatever came before",
      "reference §2.5", SideAnswer{PlanSide::host, host_origin}},
+    {"cors_origin", "sides",
+     "a foreign Origin is never answered with credentials for any site; an echoed Origin comes with Vary: "
+     "Origin",
+     "Fetch standard §3.2 (CORS); django-cors-headers", SideAnswer{PlanSide::cors, cors_origin}},
 };
 
 }  // namespace

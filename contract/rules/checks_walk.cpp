@@ -185,11 +185,14 @@ void walk_reaches_end(const WalkState& walk, Findings& findings) {
                        " on page " + std::to_string(walk.pages) + " of the walk: it stops there",
                    walk.last_url, "", std::nullopt});
   } else {
+    const std::string pictures =
+        walk.pictures == 0 ? "" : " (and " + std::to_string(walk.pictures) + " of their pictures)";
     findings.fail({"walk_reaches_end",
                    "expected to reach a page with next null within the page cap (" +
-                       std::to_string(walk.page_cap) + " pages, --page-cap), got " +
-                       std::to_string(walk.pages) +
-                       " pages without one (the cap was reached or a page had no usable next link)",
+                       std::to_string(walk.page_cap) +
+                       (walk.pictures == 0 ? " pages" : " pages and pictures") + ", --page-cap), got " +
+                       std::to_string(walk.pages) + " pages" + pictures +
+                       " without one (the cap was reached or a page had no usable next link)",
                    walk.last_url, "/next", std::nullopt});
   }
 }
@@ -311,6 +314,7 @@ bool WalkChecker::add(const Page& page, Findings& findings) {
   const auto body = detail::body_object(page);
   walk.count = body ? detail::as_count(detail::member(*body, "count")) : std::nullopt;
   if (walk.count) walk.max_count = std::max(walk.max_count.value_or(0), *walk.count);
+  if (walk.count) walk.min_count = std::min(walk.min_count.value_or(*walk.count), *walk.count);
   if (walk.count && !walk.first_count)
     walk.seen_ids.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*walk.count, 1U << 22)));
   if (const auto results = detail::results_array(page)) walk.records_seen += detail::count_of(*results);
@@ -338,17 +342,18 @@ std::uint64_t failures_of(const Findings& found, std::string_view rule) {
 // The warnings that replace the excused failures: the counts, the records seen and those seen twice.
 void note_writes(const WalkState& walk, std::uint64_t count_now, std::uint64_t distinct,
                  std::uint64_t boundaries, Findings& into) {
+  const bool grew = count_now > *walk.first_count;
+  const std::uint64_t extreme = grew ? *walk.max_count : *walk.min_count;
   into.note("count_stable",
-            "warning: the count grew from " + std::to_string(*walk.first_count) + " to " +
-                std::to_string(*walk.max_count) +
+            "warning: the count " + std::string(grew ? "grew" : "fell") + " from " +
+                std::to_string(*walk.first_count) + " to " + std::to_string(extreme) +
                 " while the walk went on, and the first page asked again at its end says " +
-                std::to_string(count_now) +
-                ": records were written meanwhile, not miscounted; each page was judged by its "
-                "own count, and the walk saw " +
+                std::to_string(count_now) + ": records were " + (grew ? "written" : "deleted") +
+                " meanwhile, not miscounted; each page was judged by its own count, and the walk saw " +
                 std::to_string(distinct) + " distinct records (" + std::to_string(walk.duplicates) +
                 " seen twice) of the " + std::to_string(count_now) + " at its end");
   into.note("walk_count_matches", "warning: the walk saw " + std::to_string(distinct) +
-                                      " records of a count that grew from " +
+                                      " records of a count that " + (grew ? "grew" : "fell") + " from " +
                                       std::to_string(*walk.first_count) + " to " + std::to_string(count_now) +
                                       " while it went on (see count_stable)");
   if (walk.duplicates > 0)
@@ -378,7 +383,8 @@ bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_
   // end. A paginator that miscounts on some pages (the count asked again is the old one), or repeats
   // records without a write to explain them, does not pass as one.
   const bool grew = walk.reached_end && walk.first_count && walk.max_count && count_now &&
-                    *walk.max_count > *walk.first_count && *count_now >= *walk.max_count;
+                    *walk.max_count > *walk.first_count && *count_now >= *walk.max_count && walk.min_count &&
+                    *walk.min_count >= *walk.first_count;
   // A next page that does not start above the page before's last record: a record written ahead of the walk
   // pushed that one across the boundary, so it is seen twice; more such boundaries than records seen twice
   // is a paginator out of order.
@@ -387,9 +393,18 @@ bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_
   // (its page fetched before the one ahead of it) not at all; followed one page at a time, none is missed.
   const std::uint64_t written = grew ? *count_now - *walk.first_count : 0;
   const std::uint64_t flight = std::max<std::uint64_t>(pages_in_flight, 1);
-  const bool explained = grew && walk.duplicates <= written * flight &&
-                         distinct + written * (flight - 1) >= *walk.first_count && distinct <= *count_now &&
-                         boundaries <= walk.duplicates;
+  // Deletes lower the count for good: records behind a deleted one move back across a page boundary, so
+  // each delete may cost up to pages_in_flight records not seen (or, fetched ahead, seen twice).
+  const bool fell = walk.reached_end && walk.first_count && walk.min_count && count_now && walk.max_count &&
+                    *walk.max_count <= *walk.first_count && *walk.min_count < *walk.first_count &&
+                    *count_now <= *walk.min_count;
+  const std::uint64_t deleted = fell ? *walk.first_count - *count_now : 0;
+  const bool explained =
+      (grew && walk.duplicates <= written * flight &&
+       distinct + written * (flight - 1) >= *walk.first_count && distinct <= *count_now &&
+       boundaries <= walk.duplicates) ||
+      (fell && walk.duplicates <= deleted * (flight - 1) && distinct + deleted * flight >= *count_now &&
+       distinct <= *walk.first_count && boundaries <= walk.duplicates);
   const bool any = std::any_of(kExplained.begin(), kExplained.end(),
                                [&](std::string_view rule) { return failures_of(walk_found, rule) > 0; });
   if (!explained || !any) {
@@ -398,6 +413,31 @@ bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_
   }
   into.merge_excusing(walk_found, kExplained);
   note_writes(walk, *count_now, distinct, boundaries, into);
+  return true;
+}
+
+bool settle_quick_counts(const std::vector<std::uint64_t>& counts, std::optional<std::uint64_t> count_now,
+                         const Findings& found, Findings& into) {
+  if (counts.empty() || !count_now || failures_of(found, "count_stable") == 0) {
+    into.merge(found);
+    return false;
+  }
+  // One way: every count at least (or at most) the one before it, and the first page asked again at the end
+  // keeps the last (a write stays; a paginator that miscounted a page goes back).
+  const bool rising = std::is_sorted(counts.begin(), counts.end()) && *count_now >= counts.back();
+  const bool falling = std::is_sorted(counts.rbegin(), counts.rend()) && *count_now <= counts.back();
+  if (!rising && !falling) {
+    into.merge(found);
+    return false;
+  }
+  into.merge_excusing(found, {"count_stable"});
+  into.note("count_stable", "warning: the count " + std::string(rising ? "grew" : "fell") + " from " +
+                                std::to_string(counts.front()) + " to " + std::to_string(counts.back()) +
+                                " one way while the quick plan went on, and the first page asked again at "
+                                "its end says " +
+                                std::to_string(*count_now) + ": records were " +
+                                (rising ? "written" : "deleted") +
+                                " meanwhile, not miscounted; each page was judged by its own count");
   return true;
 }
 

@@ -25,4 +25,10 @@ std::vector<std::string_view> list_elements(const std::vector<std::string_view>&
   return out;
 }
 
+bool vary_names(const HttpExchange& exchange, std::string_view name) {
+  for (const std::string_view token : list_elements(header_values(exchange, "Vary")))
+    if (token == "*" || common::ascii_lowered(token) == common::ascii_lowered(name)) return true;
+  return false;
+}
+
 }  // namespace entimg::contract::detail

@@ -107,6 +107,10 @@ std::string canonical(std::string_view type) {
 
 }  // namespace
 
+std::string canonical_picture_type(std::string_view type) {
+  return canonical(type);
+}
+
 bool same_picture_type(std::string_view a, std::string_view b) {
   return canonical(a) == canonical(b);
 }

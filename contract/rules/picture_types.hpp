@@ -17,6 +17,10 @@ inline constexpr std::size_t kPictureHeadBytes = 1024;
 /// image/bmp, image/pjpeg and image/jpeg).
 bool same_picture_type(std::string_view a, std::string_view b);
 
+/// The media type lower-cased, an alias spelled as Python's mimetypes spells it first (image/x-icon →
+/// image/vnd.microsoft.icon, image/x-ms-bmp → image/bmp, image/pjpeg → image/jpeg).
+std::string canonical_picture_type(std::string_view type);
+
 /// What the leading bytes are when they cannot be a picture: "an HTML page", "JSON", "an empty body"; ""
 /// when they may be one.
 std::string not_a_picture(std::string_view head);

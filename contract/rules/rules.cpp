@@ -51,6 +51,23 @@ void check_any_representation(const CheckContext& context, const Page& page, Fin
       row.second.check(context, page, findings);
 }
 
+void check_error_answer(const CheckContext& context, const HttpExchange& answer, Findings& findings) {
+  static const auto rules = rows_of_shape<EveryPage>();
+  if (answer.status < 400) return;
+  // A debug page says what it is near its start: the first 256 KiB are read (a copy: the answer may be a
+  // hostile server's 64 MiB).
+  constexpr std::size_t kErrorBodyRead = 256u << 10;
+  Page page;
+  page.exchange.method = answer.method;
+  page.exchange.url = answer.url;
+  page.exchange.status = answer.status;
+  page.exchange.headers = answer.headers;
+  page.exchange.body = answer.body.substr(0, kErrorBodyRead);
+  for (const auto& row : rules)
+    if (context.runs(row.first) && row.second.reads == Reads::error_answers)
+      row.second.check(context, page, findings);
+}
+
 void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
                          Findings& findings) {
   static const auto rules = rows_of_shape<AgainstFirstPage>();

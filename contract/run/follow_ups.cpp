@@ -34,7 +34,21 @@ void FollowUps::open_records(const Page& page, std::span<const std::size_t> indi
     const Page answer = ask(context_.collection_path + std::to_string(*id) + "/", none, {});
     FollowAsk follow{FollowStep::record_opened, none.label, &page, index, nullptr, &answer};
     check_follow_up(context_, follow, findings_);
+    check_error_answer(context_, answer.exchange, findings_);
   }
+}
+
+void FollowUps::unknown_url(std::uint64_t seed) {
+  const std::string& collection = context_.collection_path;
+  const std::string api =
+      collection.substr(0, collection.size() - std::string_view("entities-images/").size());
+  // Its first 256 KiB: a debug page says what it is near its start.
+  const HttpExchange answer =
+      client_.request("GET", api + "no-such-route-" + std::to_string(seed % 100000) + "/", {}, 256u << 10);
+  check_error_answer(context_, answer, findings_);
+  if (answer.status == 0 || answer.status >= 400) return;
+  findings_.note("debug_page_hidden", "an unknown URL under the API root (" + answer.url + ") answers " +
+                                          std::to_string(answer.status) + ", not 404: a catch-all route?");
 }
 
 void FollowUps::slashless(std::uint64_t offset) {
@@ -94,6 +108,94 @@ void FollowUps::revalidate(const Page& page, const PageQuery& other) {
       context_,
       {FollowStep::revalidated, "the same URL as the browsable HTML", &page, 0, nullptr, &browsable, true},
       findings_);
+}
+
+namespace {
+
+// Records queued before RecordSample::open waits.
+constexpr std::size_t kRecordsQueued = 1024;
+
+}  // namespace
+
+RecordSample::RecordSample(Client& client, const CheckContext& context, std::size_t threads)
+    : client_(client), context_(context), threads_wanted_(std::max<std::size_t>(threads, 1)) {}
+
+RecordSample::~RecordSample() {
+  stop();
+  for (std::thread& t : threads_)
+    t.join();
+}
+
+void RecordSample::open(const Page& page, std::span<const std::size_t> indices) {
+  const auto results = results_array(page);
+  if (!results) return;
+  std::unique_lock lock(mutex_);
+  if (threads_.empty()) {
+    found_.resize(threads_wanted_);
+    for (std::size_t slot = 0; slot < threads_wanted_; ++slot)
+      threads_.emplace_back([this, slot] { work(slot); });
+  }
+  for (const std::size_t index : indices) {
+    if (index >= results->size()) continue;
+    const Json record = (*results).at(index).value_unsafe();
+    const auto id = record_id(record);
+    if (!id) continue;  // record_schema's
+    room_.wait(lock, [&] { return queue_.size() < kRecordsQueued || closing_; });
+    if (closing_) return;
+    queue_.push_back({page.exchange.url, simdjson::minify(record), *id});
+    ready_.notify_one();
+  }
+}
+
+void RecordSample::work(std::size_t slot) {
+  for (;;) {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [&] { return !queue_.empty() || closing_; });
+    if (queue_.empty()) return;
+    Ask ask = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    room_.notify_one();
+    if (!client_.budget_left()) continue;
+    Page listed;  // the record as the list gave it, one record of a page
+    listed.exchange.url = ask.listed_url;
+    listed.exchange.status = 200;
+    listed.exchange.body = "{\"results\":[" + ask.record + "]}";
+    parse_body(listed);
+    PageQuery none;
+    none.label = "record " + std::to_string(ask.id) + " opened";
+    const Page answer = fetch_page(client_, context_.collection_path + std::to_string(ask.id) + "/", none);
+    if (answer.exchange.attempts == 0) continue;  // not sent: the run stopped
+    check_follow_up(context_, {FollowStep::record_opened, none.label, &listed, 0, nullptr, &answer},
+                    found_[slot]);
+    check_error_answer(context_, answer.exchange, found_[slot]);
+  }
+}
+
+std::uint64_t RecordSample::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    const std::uint64_t left = queue_.size();
+    queue_.clear();
+    closing_ = true;
+    ready_.notify_all();
+    room_.notify_all();
+    return left;
+  }
+}
+
+void RecordSample::finish(Findings& findings) {
+  {
+    const std::lock_guard lock(mutex_);
+    closing_ = true;
+  }
+  ready_.notify_all();
+  for (std::thread& t : threads_)
+    t.join();
+  threads_.clear();
+  for (const Findings& f : found_)
+    findings.merge(f);
+  found_.clear();
 }
 
 }  // namespace entimg::contract::detail

@@ -3,9 +3,14 @@
 // record opened on its detail route, the collection path without its trailing slash, a page asked again with
 // the validators its answer gave. Each answer is judged by its step's FollowUp rules (checks_client.cpp), and
 // a page among them by the page rules too.
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <mutex>
 #include <span>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "entimg/contract/checks.hpp"
 #include "entimg/contract/http.hpp"
@@ -18,6 +23,9 @@ class FollowUps {
 
   /// Opens the records of `page` at these indices (those past its results skipped) on the detail route.
   void open_records(const Page& page, std::span<const std::size_t> indices);
+  /// An unknown URL under the API root (/edw/api/no-such-route-N/): its 404 is judged by the rules of error
+  /// answers (a debug page, DEBUG = True, shows there first).
+  void unknown_url(std::uint64_t seed);
   /// The slashless collection path with limit=9&offset=<offset>, after the slashed one asked directly.
   void slashless(std::uint64_t offset);
   /// `page` asked again with its own validators, and `other` (another page of the collection) and the
@@ -31,6 +39,42 @@ class FollowUps {
   Client& client_;
   const CheckContext& context_;
   Findings& findings_;
+};
+
+/// A full walk's sample of records opened on the detail route (hundreds of them), on threads of their own
+/// while the walk goes on: each record is kept as its JSON text and judged against the answer as
+/// FollowUps::open_records judges it.
+class RecordSample {
+ public:
+  RecordSample(Client& client, const CheckContext& context, std::size_t threads);
+  ~RecordSample();
+  RecordSample(const RecordSample&) = delete;
+  RecordSample& operator=(const RecordSample&) = delete;
+
+  /// Queues the records of `page` at these indices (waits while many are queued).
+  void open(const Page& page, std::span<const std::size_t> indices);
+  /// Drops what is queued (the run's deadline came); returns how many were left.
+  std::uint64_t stop();
+  /// Waits for every queued record and puts what the rules found into `findings`.
+  void finish(Findings& findings);
+
+ private:
+  struct Ask {
+    std::string listed_url;
+    std::string record;  // minified JSON
+    std::int64_t id = 0;
+  };
+  void work(std::size_t slot);
+
+  Client& client_;
+  const CheckContext& context_;
+  std::size_t threads_wanted_;
+  std::mutex mutex_;
+  std::condition_variable ready_, room_;
+  std::deque<Ask> queue_;
+  bool closing_ = false;
+  std::vector<Findings> found_;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace entimg::contract::detail

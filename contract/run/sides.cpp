@@ -18,6 +18,7 @@ constexpr std::uint64_t kCompressionLimit = 4;
 constexpr std::uint64_t kProxyLimit = 6;
 constexpr std::uint64_t kForwardedLimit = 8;
 constexpr std::uint64_t kHostLimit = 7;
+constexpr std::uint64_t kCorsLimit = 10;
 
 // "scheme", "host[:port]" of a normalised origin.
 std::pair<std::string, std::string> split_origin(const std::string& origin) {
@@ -38,13 +39,20 @@ std::string other_port_spelling(const std::string& scheme, const std::string& au
 
 }  // namespace
 
+void QuickCounts::judge(const CheckContext& context, const FirstPage& first, const Page& page) {
+  check_against_first(context, first, page, found);
+  if (const auto body = body_object(page))
+    if (const auto count = as_count(member(*body, "count"))) counts.push_back(*count);
+}
+
 SidePlan::SidePlan(Client& client, const CheckContext& context, const RunOptions& options, Findings& findings,
-                   Coverage& coverage)
+                   Coverage& coverage, QuickCounts& counts)
     : client_(client),
       context_(context),
       options_(options),
       findings_(findings),
       coverage_(coverage),
+      counts_(counts),
       state_(context),
       rng_(options.seed, 0x5d) {}
 
@@ -79,8 +87,7 @@ void SidePlan::judge(const Page& page, bool same_collection, const Headers& aske
   CheckContext context = context_;
   if (!origin.empty()) context.origin = origin;
   check_page(context, page, findings_, side_judges_origins);
-  if (same_collection && count_)
-    check_against_first(context_, {*count_, first_url_, "the first page"}, page, findings_);
+  if (same_collection && count_) counts_.judge(context_, {*count_, first_url_, "the first page"}, page);
   findings_.set_request_headers(before, asked);
   coverage_.add(page);
 }
@@ -119,20 +126,25 @@ void SidePlan::run(std::optional<std::uint64_t> count, const std::string& first_
   compression();
   proxy();
   host();
+  cors();
 }
 
 namespace {
 
-// Whether the answer lists what the unfiltered collection lists: its count, and a record of another entity.
-bool lists_whole_collection(const Page& page, const std::string& entity, std::uint64_t collection_count) {
+// Whether the answer lists as the unfiltered collection does: its count, and records (a page of the
+// collection's head, which may hold only the entity asked for: the first records of a collection often share
+// one); `other` is set when a record of another entity is among them.
+bool lists_whole_collection(const Page& page, const std::string& entity, std::uint64_t collection_count,
+                            bool& other) {
   const auto body = body_object(page);
   const auto results = results_array(page);
   if (!body || !results || as_count(member(*body, "count")) != collection_count) return false;
+  if (collection_count > 0 && results->size() == 0) return false;
   for (const Json record : *results) {
     const std::string of = integer_text(member(record, "entity"));
-    if (!of.empty() && of != entity) return true;
+    if (!of.empty() && of != entity) other = true;
   }
-  return false;
+  return true;
 }
 
 }  // namespace
@@ -143,7 +155,8 @@ void SidePlan::ask_filtered(const SideAsk& ask, const std::string& path, common:
   const Page page = fetch(path, std::move(params), kFilterLimit, offset);
   judge(page, false);
   side(ask, page, nullptr, into);
-  all_unfiltered_ = all_unfiltered_ && lists_whole_collection(page, ask.entity, state_.collection_count);
+  all_unfiltered_ = all_unfiltered_ &&
+                    lists_whole_collection(page, ask.entity, state_.collection_count, other_entity_seen_);
   if (offset > 0 || ask.nested) return;
   const auto body = body_object(page);
   const auto count = body ? as_count(member(*body, "count")) : std::nullopt;
@@ -170,7 +183,7 @@ void SidePlan::filters() {
     ask_filtered({PlanSide::filter, nested_path, {}, "", entity, true}, nested_path, {}, 0, filtered);
   }
   state_.require_filter = options_.require_filter;
-  state_.filter_ignored = all_unfiltered_ && count_.has_value();
+  state_.filter_ignored = all_unfiltered_ && other_entity_seen_ && count_.has_value();
   if (state_.filter_ignored && !options_.require_filter) {
     findings_.note(
         "entity_filter",
@@ -298,6 +311,20 @@ void SidePlan::judge_origin_pair(const SideAsk& ask, std::uint64_t limit, bool p
   const bool followed = verdict != state_.followed.end() && verdict->second.first;
   judge(asked, true, ask.headers, true, followed ? ask.origin : context_.origin);
   judge(*plain, true);
+}
+
+}  // namespace entimg::contract::detail
+
+namespace entimg::contract::detail {
+
+// A page asked as a foreign web page's fetch asks it (Origin: kForeignOrigin): the CORS answer judged by
+// cors_origin, the page by the page rules.
+void SidePlan::cors() {
+  const SideAsk ask{
+      PlanSide::cors, "Origin: " + std::string(kForeignOrigin), {{"Origin", std::string(kForeignOrigin)}}};
+  const Page page = fetch(context_.collection_path, {}, kCorsLimit, offset_for(kCorsLimit), ask.headers);
+  side(ask, page, nullptr);
+  judge(page, true, ask.headers);
 }
 
 }  // namespace entimg::contract::detail

@@ -21,10 +21,23 @@ inline constexpr std::string_view kEntityWithoutImages = "2147483647";
 inline constexpr std::string_view kBrowserAccept =
     "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
+/// What count_stable finds on the quick plan's pages, kept apart and settled at the plan's end
+/// (settle_quick_counts): a count that moved one way is writes, a warning; both ways, a failure.
+struct QuickCounts {
+  Findings found;
+  std::vector<std::uint64_t>
+      counts;  ///< the counts the pages gave, in the order asked, the first page's first
+  /// The page against the first page (count_stable), its count logged.
+  void judge(const CheckContext& context, const FirstPage& first, const Page& page);
+};
+
+/// An origin no deployment allows: what a foreign web page's fetch sends as Origin.
+inline constexpr std::string_view kForeignOrigin = "https://foreign-site.invalid";
+
 class SidePlan {
  public:
   SidePlan(Client& client, const CheckContext& context, const RunOptions& options, Findings& findings,
-           Coverage& coverage);
+           Coverage& coverage, QuickCounts& counts);
   /// Takes from the unfiltered first page the entity the filter side asks for (the one it shows most
   /// often) and the ids it shows for it.
   void learn_first_page(const Page& first);
@@ -50,6 +63,7 @@ class SidePlan {
   void compression();
   void proxy();
   void host();
+  void cors();
   void judge_origin_pair(const SideAsk& ask, std::uint64_t limit, bool plain_first);
 
   Client& client_;
@@ -57,11 +71,13 @@ class SidePlan {
   const RunOptions& options_;
   Findings& findings_;
   Coverage& coverage_;
+  QuickCounts& counts_;
   SideState state_;
   common::Pcg32 rng_;
   std::string entity_;  // the entity the first page shows most, "" when it shows none
-  // filter: every filtered answer so far listed the whole collection (its count, other entities' records)
-  bool all_unfiltered_ = true;
+  // filter: every filtered answer so far listed the whole collection (its count and records), and one of
+  // them a record of another entity than asked
+  bool all_unfiltered_ = true, other_entity_seen_ = false;
   std::optional<std::uint64_t> count_;
   std::string first_url_;
 };

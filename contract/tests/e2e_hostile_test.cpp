@@ -191,7 +191,8 @@ TEST_CASE("hostile: count 10^18 and endless next links stop at the page cap and 
       {"the default page cap is at most 100,000 pages, not count/limit + 2",
        {"--max-requests", "80"},
        "within the page cap (100000 pages, --page-cap), got"},
-      {"page cap", {"--page-cap", "150"}, "within the page cap (150 pages, --page-cap), got 150 pages"},
+      // --page-cap counts the walk's pictures too.
+      {"page cap", {"--page-cap", "150"}, "within the page cap (150 pages and pictures, --page-cap), got"},
       {"byte cap", {"--byte-cap", "300000"}, "within the byte cap (300000 bytes, --byte-cap)"},
   };
   Served server(endless_page);

@@ -1,5 +1,7 @@
 // The suite against deployments that differ from DRF only where the contract allows: a full run
 // fails no rule, and notes what a person may want to know.
+#include <atomic>
+
 #include <catch2/catch.hpp>
 
 #include "broken/e2e_support.hpp"
@@ -24,7 +26,9 @@ void expect_pass(const contract::RunReport& report) {
   CHECK(report.fatal_error.empty());
   CHECK(broken::e2e::failed_rules(report).empty());
   CHECK(report.not_run() == 0);
-  CHECK(report.records_seen == broken::e2e::kRecords);
+  // The live variants hide (not appended yet) or delete up to 10 records while the run goes on.
+  CHECK(report.records_seen <= broken::e2e::kRecords);
+  CHECK(report.records_seen + 10 >= broken::e2e::kRecords);
 }
 
 bool has_note(const contract::RunReport& report, std::string_view rule, std::string_view fragment) {
@@ -61,7 +65,8 @@ TEST_CASE("the unchanged mock passes every rule", "[e2e][tolerated]") {
   CHECK(has_note(report, "host_origin", "Host: 127.0.0.1 followed"));
 }
 
-TEST_CASE("quick mode sends 50 requests and one a picture, as docs/contract.md says", "[e2e][tolerated]") {
+TEST_CASE("quick mode sends 54 requests and at most 40 pictures, as docs/contract.md says",
+          "[e2e][tolerated]") {
   static const broken::Variant unchanged{
       "unchanged", broken::Kind::Tolerated, "", {}, "the mock as it is", "", [](const broken::Call& c) {
         return c.answer();
@@ -75,13 +80,19 @@ TEST_CASE("quick mode sends 50 requests and one a picture, as docs/contract.md s
   const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
   INFO(broken::e2e::console(report));
   CHECK(report.failed() == 0);
-  // 18 of the plain plan, 26 of the sides (the entity the first page shows has over two records here), 6
-  // past the list: 3 records opened, the slashless path (and the redirect's end) and the slashed URL; no
-  // revalidation, as the mock sends no validators. The long page (limit=1500) lists every one of the 250
-  // records, so each picture is loaded once.
-  const std::uint64_t loaded = pictures ? broken::e2e::kRecords : 0;
-  CHECK(report.requests == 50 + loaded);
-  CHECK(broken::e2e::outcome_of(report, "image_loads")->checked == loaded);
+  // 18 of the plain plan, 27 of the sides (the entity the first page shows has over two records here; a
+  // foreign Origin), 9 past the list: 5 records opened (the first page's first, middle and last, the middle
+  // page's, the last page's), the slashless path (and the redirect's end) and the slashed URL, an unknown
+  // URL; no revalidation, as the mock sends no validators. The pictures: a sample read whole, every record of
+  // the first and the last page (24) and a few more, whatever the long page (limit=1500) lists: 40 at most.
+  const std::uint64_t loaded = broken::e2e::outcome_of(report, "image_loads")->checked;
+  if (pictures) {
+    CHECK(loaded >= 24);
+    CHECK(loaded <= 40);
+  } else {
+    CHECK(loaded == 0);
+  }
+  CHECK(report.requests == 54 + loaded);
 }
 
 TEST_CASE("Content-Type: application/json with charset=utf-8 passes", "[e2e][tolerated]") {
@@ -192,6 +203,79 @@ TEST_CASE("a filter ignored altogether is a warning, and a failure with --requir
   const contract::RunReport required = contract::run_contract(client, broken::e2e::schemas(), run);
   INFO(broken::e2e::console(required));
   CHECK(broken::e2e::failed_rules(required) == std::set<std::string>{"entity_filter", "filter_input"});
+}
+
+// A full run stopped halfway (a CI job's timeout sends SIGTERM, --deadline runs out) ends with a report of
+// what it checked and what it left: the stop is asked once the walk has seen 48 records (no clock involved).
+TEST_CASE("a full run asked to stop during its walk ends with a report of what it left", "[e2e][tolerated]") {
+  static const broken::Variant unchanged{
+      "unchanged", broken::Kind::Tolerated, "", {}, "the mock as it is", "", [](const broken::Call& c) {
+        return c.answer();
+      }};
+  broken::e2e::Deployment deployment(unchanged);
+  std::atomic<bool> stop{false};
+  contract::ClientOptions options = broken::e2e::local_client(deployment.url());
+  options.stop = &stop;
+  contract::Client client(options);
+  contract::RunOptions run;
+  run.mode = contract::Mode::Full;
+  run.seed = 42;
+  run.concurrency = GENERATE(as<std::size_t>{}, 1, 2);
+  run.on_progress = [&](const contract::Progress& p) {
+    if (p.records >= 48) stop = true;
+  };
+  const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
+  INFO(broken::e2e::console(report));
+  CHECK_THAT(report.stopped, Catch::Matchers::Contains("asked to stop"));
+  CHECK_THAT(report.unchecked, Catch::Matchers::Contains("pages walked (48 of 250 records)") ||
+                                   Catch::Matchers::Contains(" of 250 records)"));
+  CHECK(report.records_seen >= 48);
+  CHECK(report.records_seen < broken::e2e::kRecords);
+  CHECK(broken::e2e::failed_rules(report).empty());  // what it checked passed, what it left is not failed
+  CHECK(broken::e2e::outcome_of(report, "walk_reaches_end")->checked == 0);
+  const std::string console = broken::e2e::console(report);
+  CHECK_THAT(console, Catch::Matchers::Contains("STOPPED before its end"));
+}
+
+// Writes while the quick plan goes on: each page judged by its own count, count_stable's differences a
+// warning when the count moved one way and the first page asked again keeps it.
+TEST_CASE("records appended or deleted during the quick plan pass, with a warning", "[e2e][tolerated]") {
+  for (const std::string_view name : {"records-appended-during-the-run", "records-deleted-during-the-run"}) {
+    const broken::Variant& variant = *broken::find_variant(name);
+    broken::e2e::Deployment deployment(variant);
+    contract::Client client(broken::e2e::local_client(deployment.url()));
+    contract::RunOptions run;
+    run.seed = 42;
+    const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
+    INFO("variant " << name << "\n" << broken::e2e::console(report));
+    CHECK(broken::e2e::failed_rules(report).empty());
+    CHECK(has_note(
+        report, "count_stable",
+        name == "records-appended-during-the-run" ? "warning: the count grew" : "warning: the count fell"));
+  }
+  // The full run too (the walk after the writes): every tolerated variant passes below.
+}
+
+TEST_CASE("pictures: file_size as filed is taken as the unit, a negotiated WebP with Vary is a note",
+          "[e2e][tolerated]") {
+  const contract::RunReport sized = run_tolerated("pictures-sized-as-filed", 2);
+  expect_pass(sized);
+  CHECK(has_note(sized, "image_loads",
+                 "file_size is the picture's length in bytes (as django-filer stores it)"));
+  const contract::RunReport negotiated = run_tolerated("pictures-negotiated-with-vary", 2);
+  expect_pass(negotiated);
+  CHECK(has_note(negotiated, "image_loads", "negotiated from the request's Accept, with Vary: Accept"));
+  const contract::RunReport plain = run_tolerated("cors-any-origin-echoed-with-vary", 1);
+  expect_pass(plain);
+  CHECK(has_note(plain, "cors_origin", "every site may read it, without credentials"));
+}
+
+// A filter ignored on both routes where the first records share one entity: a filtered page of two records
+// then holds that entity's records alone, and still the filter is ignored (issue 42: it failed before).
+TEST_CASE("a filter ignored altogether passes when the first records are of one entity", "[e2e][tolerated]") {
+  const contract::RunReport report = run_tolerated("filter-ignored-first-records-of-one-entity", 1);
+  expect_pass(report);
+  CHECK(has_note(report, "entity_filter", "warning: the deployment ignores ?entity= altogether"));
 }
 
 // Uploads while the suite walks: each page is judged by its own count, the walk by the count at its end,

@@ -108,7 +108,7 @@ TEST_CASE("monitor server: a scrape is answered while 100 slow clients hold conn
   // measures the time).
   std::size_t still_open = 0;
   for (const int fd : slow)
-    still_open += closed_now(fd) ? 0 : 1;
+    if (!closed_now(fd)) ++still_open;
   CHECK(still_open == slow.size());
   for (const int fd : slow)
     close(fd);

@@ -28,8 +28,13 @@ HttpExchange answer(int status, std::string type, std::string body,
 }
 
 PictureAsk ask(std::string mime = "image/png") {
-  return {7, "http://test.example:8000/media/a.png", std::move(mime),
-          "http://test.example:8000/edw/api/entities-images/", "/results/0/image"};
+  return {7,
+          "http://test.example:8000/media/a.png",
+          std::move(mime),
+          "http://test.example:8000/edw/api/entities-images/",
+          "/results/0/image",
+          std::nullopt,
+          false};
 }
 
 Findings judge_picture(const PictureAsk& a, Followed got) {
@@ -280,6 +285,132 @@ TEST_CASE("revalidation: 304 or the same page with its own validators, never 304
   CHECK(stale.find("got 304 Not Modified") != std::string::npos);
   other.answer = &second;
   CHECK(follow_up("revalidation", other).failures().empty());
+}
+
+namespace {
+
+// A whole PNG (1x1, grey), made by hand: signature, IHDR, IDAT, IEND with their CRCs.
+const std::string kWholePng =
+    "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\0\0\0\0\x3a\x7e\x9b\x55"
+    "\0\0\0\x0aIDAT\x78\x9c\x63\x60\0\0\0\x02\0\x01\x48\xaf\xa4\x71"
+    "\0\0\0\0IEND\xae\x42\x60\x82"s;
+
+PictureAsk whole_ask(std::string mime = "image/png") {
+  PictureAsk a = ask(std::move(mime));
+  a.whole = true;
+  return a;
+}
+
+HttpExchange negotiated(std::string type, std::string body, bool vary) {
+  HttpExchange e = answer(200, std::move(type), std::move(body), "http://test.example:8000/media/a.jpg");
+  e.request_headers = {{"Accept", "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"}};
+  if (vary) e.headers.emplace_back("Vary", "Accept");
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("image_loads reads a whole picture to its end: a file cut short fails, its head alone passes",
+          "[checks][client][pictures]") {
+  CHECK(judge_picture(whole_ask(), one(answer(200, "image/png", kWholePng))).failures().empty());
+  const std::string cut = kWholePng.substr(0, kWholePng.size() - 13);
+  const std::string message = first_message(judge_picture(whole_ask(), one(answer(200, "image/png", cut))));
+  CHECK(message.find("(200 with its Content-Type and bytes, whole), got a PNG that") != std::string::npos);
+  CHECK(message.find("a file cut short?") != std::string::npos);
+  CHECK(judge_picture(ask(), one(answer(200, "image/png", cut)))
+            .failures()
+            .empty());  // a head: not judged whole
+  HttpExchange longer = answer(200, "image/png", kWholePng);
+  longer.headers.emplace_back("Content-Length", "9999");
+  CHECK(first_message(judge_picture(whole_ask(), one(longer))).find("where Content-Length says 9999") !=
+        std::string::npos);
+  HttpExchange part = answer(206, "image/png", kWholePng.substr(0, 16));
+  part.headers.emplace_back("Content-Range", "bytes 0-15/" + std::to_string(kWholePng.size()));
+  CHECK(first_message(judge_picture(whole_ask(), one(part))).find("got 206 with a part of the picture") !=
+        std::string::npos);
+  HttpExchange capped = answer(200, "image/png", cut);
+  capped.body_truncated = true;
+  const Findings over = judge_picture(whole_ask(), one(capped));
+  CHECK(over.failures().empty());
+  REQUIRE(over.notes().size() == 1);
+  CHECK(over.notes().front().second.find("over the suite's cap") != std::string::npos);
+}
+
+TEST_CASE("image_loads: a negotiated type passes with Vary: Accept and a note, fails without it",
+          "[checks][client][pictures]") {
+  const std::string webp = "RIFF\x0c\0\0\0WEBPVP8L\0\0\0\0"s;
+  const Findings varied = judge_picture(ask("image/jpeg"), one(negotiated("image/webp", webp, true)));
+  CHECK(varied.failures().empty());
+  REQUIRE(varied.notes().size() == 1);
+  CHECK(varied.notes().front().second.find("negotiated from the request's Accept, with Vary: Accept") !=
+        std::string::npos);
+  CHECK(first_message(judge_picture(ask("image/jpeg"), one(negotiated("image/webp", webp, false))))
+            .find("without Vary: Accept: a shared cache keeps that answer") != std::string::npos);
+  // A type the Accept named only by a wildcard is no negotiation: the type is wrong.
+  CHECK(first_message(judge_picture(ask("image/jpeg"), one(negotiated("image/gif", "GIF89a"s, true))))
+            .find("got Content-Type \"image/gif\"") != std::string::npos);
+  // Negotiated, the bytes are judged as the type they came as.
+  CHECK(first_message(judge_picture(ask("image/jpeg"), one(negotiated("image/webp", kJpeg, true))))
+            .find("not a picture of that type") != std::string::npos);
+}
+
+TEST_CASE("settle_picture_sizes: file_size in bytes, said by the deployment, finds the one that differs",
+          "[checks][client][pictures]") {
+  const auto length = [](std::int64_t id, std::uint64_t file_size, std::uint64_t bytes) {
+    return PictureLength{id,
+                         "http://test.example:8000/media/" + std::to_string(id) + ".png",
+                         "http://test.example:8000/edw/api/entities-images/",
+                         file_size,
+                         bytes,
+                         "read whole"};
+  };
+  PictureSizes agreeing;
+  for (std::int64_t id = 1; id <= 20; ++id)
+    agreeing.add(length(id, 1000 + static_cast<std::uint64_t>(id), 1000 + static_cast<std::uint64_t>(id)));
+  agreeing.add(length(21, 5000, 1200));
+  Findings f;
+  settle_picture_sizes(agreeing, f);
+  REQUIRE(f.failures().size() == 1);
+  CHECK(f.failures().front().message.find("record 21 to be file_size = 5000 bytes long, as 20 of the 21") !=
+        std::string::npos);
+  CHECK(f.failures().front().record_id == 21);
+
+  PictureSizes never;
+  for (std::int64_t id = 1; id <= 5; ++id)
+    never.add(length(id, 300000, 1000));
+  Findings none;
+  settle_picture_sizes(never, none);
+  CHECK(none.failures().empty());
+  REQUIRE(none.notes().size() == 1);
+  CHECK(none.notes().front().second.find("not the picture's length in bytes in any of the 5") !=
+        std::string::npos);
+
+  PictureSizes split;  // half agree: no unit to judge by
+  for (std::int64_t id = 1; id <= 6; ++id)
+    split.add(length(id, 1000, id % 2 ? 1000 : 999));
+  Findings neither;
+  settle_picture_sizes(split, neither);
+  CHECK(neither.failures().empty());
+}
+
+TEST_CASE("debug_page_hidden: an error answer that is a framework's debug page fails", "[checks][client]") {
+  const auto judge_error = [](int status, std::string body) {
+    Findings f;
+    check_error_answer(context(false), answer(status, "text/html", std::move(body)), f);
+    return f;
+  };
+  const Findings technical = judge_error(
+      404,
+      "<html><body><p>Using the URLconf defined in <code>project.urls</code>, Django tried these URL "
+      "patterns</p><p>You're seeing this error because you have <code>DEBUG = True</code></p>");
+  CHECK(first_message(technical).find("got Django's debug page (DEBUG = True): DEBUG is on") !=
+        std::string::npos);
+  CHECK(first_message(judge_error(500, "Traceback (most recent call last):\n  File ..."))
+            .find("a Python traceback") != std::string::npos);
+  const Findings plain = judge_error(404, "<h1>Not Found</h1><p>The requested resource was not found.</p>");
+  CHECK(plain.failures().empty());
+  CHECK(plain.checked("debug_page_hidden") == 1);
+  CHECK(judge_error(200, "Traceback (most recent call last)").checked("debug_page_hidden") == 0);  // no error
 }
 
 }  // namespace entimg::contract::test

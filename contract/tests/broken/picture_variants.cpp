@@ -4,6 +4,7 @@
 // the slashless path and revalidation, each broken where a client meets it.
 #include <string>
 
+#include "placeholder_image.hpp"
 #include "variant_support.hpp"
 
 namespace entimg::broken::detail {
@@ -32,6 +33,51 @@ HttpResponse answer_at(const Call& c, std::string target) {
 // A picture variant: the correct answer to everything but pictures; `picture` answers those.
 std::function<HttpResponse(const Call&)> pictures(std::function<HttpResponse(const Call&)> picture) {
   return [picture = std::move(picture)](const Call& c) { return is_picture(c) ? picture(c) : c.answer(); };
+}
+
+// The position in the collection of the record whose picture the request asks (the generated collection's
+// ids are 3 x position + 1 to 3); nullopt when the deployment has no such record or its records are not
+// known.
+std::optional<std::uint64_t> picture_position(const Call& c) {
+  if (c.dataset == nullptr || !is_picture(c)) return std::nullopt;
+  const std::string file = common::percent_decode(path_of(c.request).substr(7), false);
+  const auto record = c.dataset->find_by_file(file);
+  if (!record || record->id < 1) return std::nullopt;
+  return static_cast<std::uint64_t>(record->id - 1) / 3;
+}
+
+// The picture cut to half its bytes, as an aborted copy leaves a file: the right status, type and first
+// bytes, no end.
+HttpResponse cut_short(HttpResponse r) {
+  if (r.status == 200) r.body.resize(r.body.size() / 2);
+  return r;
+}
+
+// The records' file_size set to their placeholder picture's length in bytes, as django-filer stores it.
+void sized_as_filed(Json& record) {
+  if (!record.is_object() || !record["id"].is_number_integer() || !record["mime_type"].is_string()) return;
+  const std::int64_t id = record["id"].get<std::int64_t>();
+  record["file_size"] = mock::detail::placeholder_for(record["mime_type"].get<std::string>(),
+                                                      static_cast<std::uint64_t>(id), id)
+                            .bytes.size();
+}
+
+// Every answer's records (list pages, a detail route's record) with file_size as filed.
+HttpResponse with_filed_sizes(const Call& c) {
+  return with_records_edited(c.answer(), "file_size", sized_as_filed);
+}
+
+// A JPEG record's picture answered as WebP when the request's Accept names image/webp (an image CDN's
+// negotiation), with or without Vary: Accept.
+HttpResponse negotiated_webp(const Call& c, bool vary) {
+  HttpResponse r = c.answer();
+  if (!is_picture(c) || r.status != 200 || r.content_type != "image/jpeg" ||
+      c.request.header("Accept").value_or("").find("image/webp") == std::string::npos)
+    return r;
+  r.content_type = "image/webp";
+  r.body = mock::detail::placeholder_webp(7, 7);
+  if (vary) r.headers.emplace_back("Vary", "Accept");
+  return r;
 }
 
 constexpr std::string_view kAppIndex =
@@ -100,6 +146,57 @@ std::vector<Variant> picture_variants() {
          if (!is_picture(c)) return c.answer();
          return HttpResponse{302, "text/html", {{"Location", "/storage/" + std::string(path.substr(7))}}, ""};
        }});
+  v.push_back({"pictures-cut-short-on-the-last-page",
+               Kind::Broken,
+               "image_loads",
+               {"image_loads"},
+               "the pictures of the collection's last 12 records are cut to half their bytes (a copy aborted "
+               "while they were uploaded last): status, type and first bytes right, no end",
+               "",
+               [](const Call& c) {
+                 const auto at = picture_position(c);
+                 const std::uint64_t records = c.dataset ? c.dataset->count(mock::Selection{}) : 0;
+                 if (!at || *at + 12 < records) return c.answer();
+                 return cut_short(c.answer());
+               }});
+  v.push_back({"one-picture-in-2000-cut-short",
+               Kind::Broken,
+               "image_loads",
+               {"image_loads"},
+               "file_size is the picture's length in bytes (as django-filer stores it), and the picture of "
+               "one record in 2000 (the 101st, the 2101st, …: 0.05 %) is cut to half its bytes, so its head "
+               "alone says so (Content-Length below file_size)",
+               "",
+               [](const Call& c) {
+                 const auto at = picture_position(c);
+                 if (at && *at % 2000 == 100) return cut_short(c.answer());
+                 return with_filed_sizes(c);
+               }});
+  v.push_back(
+      {"pictures-negotiated-without-vary",
+       Kind::Broken,
+       "image_loads",
+       {"image_loads"},
+       "JPEG records' pictures come as WebP to a request whose Accept names image/webp, without Vary: "
+       "Accept (a shared cache hands WebP to every client)",
+       "",
+       [](const Call& c) { return negotiated_webp(c, false); }});
+  v.push_back({"pictures-negotiated-with-vary",
+               Kind::Tolerated,
+               "",
+               {},
+               "JPEG records' pictures come as WebP to a request whose Accept names image/webp, with Vary: "
+               "Accept (an image CDN's negotiation): a note",
+               "",
+               [](const Call& c) { return negotiated_webp(c, true); }});
+  v.push_back({"pictures-sized-as-filed",
+               Kind::Tolerated,
+               "",
+               {},
+               "every record's file_size is its picture's length in bytes, as django-filer stores it: the "
+               "suite takes it as the unit and finds every picture of that length",
+               "",
+               with_filed_sizes});
   v.push_back({"pictures-from-storage-by-redirect",
                Kind::Tolerated,
                "",
@@ -147,8 +244,45 @@ bool is_slashless(const Call& c) {
 
 }  // namespace
 
+// Django's technical 404 page, as DEBUG = True renders it (shortened).
+constexpr std::string_view kTechnical404 =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><title>Page not found at /edw/api/</title></head><body>\n"
+    "<div id=\"summary\"><h1>Page not found <span>(404)</span></h1></div>\n<div id=\"info\"><p>Using the "
+    "URLconf defined in <code>project.urls</code>, Django tried these URL patterns, in this order:</p><ol>"
+    "<li>admin/</li><li>edw/api/ ^entities-images/$</li></ol></div>\n<div id=\"explanation\"><p>You're "
+    "seeing "
+    "this error because you have <code>DEBUG = True</code> in your Django settings "
+    "file.</p></div></body></html>\n";
+
 std::vector<Variant> follow_up_variants() {
   std::vector<Variant> v;
+  v.push_back(
+      {"debug-page-on-unknown-urls",
+       Kind::Broken,
+       "debug_page_hidden",
+       {"debug_page_hidden"},
+       "DEBUG = True: a URL under /edw/api/ that no route matches answers Django's technical 404 page, "
+       "listing the project's URL patterns",
+       "",
+       [](const Call& c) {
+         HttpResponse r = c.answer();
+         if (r.status != 404 || !path_of(c.request).starts_with("/edw/api/")) return r;
+         r.content_type = "text/html; charset=utf-8";
+         r.body = std::string(kTechnical404);
+         return r;
+       }});
+  v.push_back({"detail-route-hides-one-record-in-100",
+               Kind::Broken,
+               "detail_matches_list",
+               {"detail_matches_list"},
+               "the detail route answers DRF's 404 for one record in 100 (the 38th, the 138th, …: records a "
+               "detail queryset filters out), which only a full run's sample of records opened meets",
+               "",
+               [](const Call& c) {
+                 const auto id = detail_id(c);
+                 if (!id || *id == 0 || (*id - 1) / 3 % 100 != 37) return c.answer();
+                 return json_error(404, "Not found.");
+               }});
   v.push_back({"detail-route-loses-records",
                Kind::Broken,
                "detail_matches_list",

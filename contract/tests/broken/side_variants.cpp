@@ -101,6 +101,27 @@ HttpResponse unfiltered(const Call& c) {
   return r;
 }
 
+// The answer with django-cors-headers' headers for a request that sends Origin: the origin echoed,
+// credentials allowed or not, Vary: Origin or not.
+HttpResponse with_cors(const Call& c, bool credentials, bool vary) {
+  HttpResponse r = c.answer();
+  const auto origin = c.request.header("Origin");
+  if (!origin) return r;
+  r.headers.emplace_back("Access-Control-Allow-Origin", *origin);
+  if (credentials) r.headers.emplace_back("Access-Control-Allow-Credentials", "true");
+  if (vary) r.headers.emplace_back("Vary", "Origin");
+  return r;
+}
+
+// The first 12 records of the collection (ids up to 36) made records of one entity, in lists and on the
+// detail route alike.
+HttpResponse with_first_records_of_one_entity(HttpResponse r) {
+  return with_records_edited(std::move(r), "entity", [](Json& record) {
+    if (record.is_object() && record["id"].is_number_integer() && record["id"].get<std::int64_t>() <= 36)
+      record["entity"] = 4242;
+  });
+}
+
 bool asks_entity(const Call& c) {
   return is_nested(c.request) || common::first_value(c.params, "entity") != nullptr;
 }
@@ -202,6 +223,23 @@ std::vector<Variant> side_variants() {
                  });
                  return r;
                }});
+  v.push_back(
+      {"cors-credentials-for-any-origin",
+       Kind::Broken,
+       "cors_origin",
+       {"cors_origin"},
+       "any Origin is echoed in Access-Control-Allow-Origin with Access-Control-Allow-Credentials: true "
+       "(django-cors-headers' CORS_ALLOW_ALL_ORIGINS with CORS_ALLOW_CREDENTIALS)",
+       "",
+       [](const Call& c) { return with_cors(c, true, true); }});
+  v.push_back({"cors-origin-echoed-without-vary",
+               Kind::Broken,
+               "cors_origin",
+               {"cors_origin"},
+               "any Origin is echoed in Access-Control-Allow-Origin, without credentials and without Vary: "
+               "Origin (a shared cache hands one origin's answer to the next)",
+               "",
+               [](const Call& c) { return with_cors(c, false, false); }});
   v.push_back({"cache-replays-canonical-host",
                Kind::Broken,
                "host_origin",
@@ -217,6 +255,26 @@ std::vector<Variant> side_variants() {
 
 std::vector<Variant> side_tolerated_variants() {
   std::vector<Variant> v;
+  v.push_back({"cors-any-origin-echoed-with-vary",
+               Kind::Tolerated,
+               "",
+               {},
+               "any Origin is echoed in Access-Control-Allow-Origin with Vary: Origin, without credentials "
+               "(a public API read from any site): a note",
+               "",
+               [](const Call& c) { return with_cors(c, false, true); }});
+  v.push_back(
+      {"filter-ignored-first-records-of-one-entity",
+       Kind::Tolerated,
+       "",
+       {},
+       "?entity= and the nested route list the whole collection (as filter-ignored-altogether), and "
+       "the first page's 12 records are all of one entity, so a filtered page of two records can hold "
+       "that entity's records alone",
+       "",
+       [](const Call& c) {
+         return with_first_records_of_one_entity(asks_entity(c) ? unfiltered(c) : c.answer());
+       }});
   v.push_back(
       {"filter-ignored-altogether",
        Kind::Tolerated,

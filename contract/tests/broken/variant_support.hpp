@@ -40,6 +40,10 @@ mock::HttpResponse json_error(int status, std::string_view detail);
 /// A variant applying edit to every 200 JSON page, and to a detail answer's record as to a page of it.
 std::function<mock::HttpResponse(const Call&)> every_page(std::function<void(Json&)> edit);
 void for_each_record(Json& page, const std::function<void(Json&)>& edit);
+/// The answer with each record edited: a list page's records, or the record a detail route answers (an
+/// object holding `member`); any other answer as it is.
+mock::HttpResponse with_records_edited(mock::HttpResponse r, std::string_view member,
+                                       const std::function<void(Json&)>& edit);
 
 /// The broken variants by the rules they break, and the tolerated ones.
 std::vector<Variant> page_variants();    ///< status, body, schemas, cross-field rules, page lengths
@@ -52,6 +56,9 @@ std::vector<Variant> picture_variants();
 /// The detail route, the slashless path, revalidation (picture_variants.cpp).
 std::vector<Variant> follow_up_variants();
 std::vector<Variant> tolerated_variants();
+/// A collection written to while the whole run goes on: appends and deletes (tolerated), a count cached
+/// under appends (broken). Broken ones first.
+std::vector<Variant> live_variants();
 std::vector<Variant> side_tolerated_variants();  ///< a proxy, a cache, HTTP/2 names, odd stored names, …
 
 }  // namespace entimg::broken::detail

@@ -84,6 +84,21 @@ void for_each_record(Json& page, const std::function<void(Json&)>& edit) {
     if (record.is_object()) edit(record);
 }
 
+mock::HttpResponse with_records_edited(mock::HttpResponse r, std::string_view member,
+                                       const std::function<void(Json&)>& edit) {
+  auto body = page_of(r);
+  if (!body || !body->is_object()) return r;
+  if (body->contains("results")) {
+    for_each_record(*body, edit);
+  } else if (body->contains(member)) {
+    edit(*body);
+  } else {
+    return r;
+  }
+  set_body(r, *body);
+  return r;
+}
+
 }  // namespace detail
 
 mock::HttpResponse Call::answer_with(const common::QueryParams& query) const {
@@ -95,7 +110,7 @@ const std::vector<Variant>& all_variants() {
     std::vector<Variant> all;
     for (auto group :
          {detail::page_variants, detail::link_variants, detail::walk_variants, detail::header_variants,
-          detail::side_variants, detail::picture_variants, detail::follow_up_variants,
+          detail::side_variants, detail::picture_variants, detail::follow_up_variants, detail::live_variants,
           detail::tolerated_variants, detail::side_tolerated_variants})
       for (Variant& v : group())
         all.push_back(std::move(v));
@@ -111,7 +126,8 @@ const Variant* find_variant(std::string_view name) {
 }
 
 BrokenService::BrokenService(std::shared_ptr<const mock::Dataset> dataset, const Variant& variant)
-    : service_(std::move(dataset)),
+    : dataset_(dataset),
+      service_(std::move(dataset)),
       correct_([this](const mock::HttpRequest& request) { return service_.handle(request); }),
       variant_(variant) {}
 
@@ -121,7 +137,7 @@ mock::HttpResponse BrokenService::handle(const mock::HttpRequest& request) const
     std::lock_guard lock(mutex_);
     nth = ++seen_[request.method + " " + request.target];
   }
-  const Call call{request, query_of(request), nth, correct_, cache_};
+  const Call call{request, query_of(request), nth, correct_, cache_, dataset_.get()};
   try {
     return variant_.respond(call);
   } catch (const std::exception& e) {

@@ -29,6 +29,9 @@ struct Call {
   std::uint64_t nth = 1;       ///< 1 the first time this method and target came, 2 the second time, …
   const CorrectAnswer& correct;
   SharedCache& cache;  ///< the deployment's own, for a variant that puts a cache in front of it
+  /// The records behind the mock's answers (nullptr over another upstream): a variant that breaks some
+  /// records' pictures finds a picture's record by its file.
+  const mock::Dataset* dataset = nullptr;
 
   /// What the correct deployment answers to this request.
   mock::HttpResponse answer() const { return correct(request); }
@@ -71,6 +74,7 @@ class BrokenService {
   mock::HttpResponse handle(const mock::HttpRequest& request) const;
 
  private:
+  std::shared_ptr<const mock::Dataset> dataset_;
   mock::Service service_;
   CorrectAnswer correct_;
   const Variant& variant_;

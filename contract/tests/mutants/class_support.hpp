@@ -44,5 +44,6 @@ std::vector<Maker> detail_class();
 std::vector<Maker> validator_class();
 std::vector<Maker> redirect_class();
 std::vector<Maker> filter_input_class();
+std::vector<Maker> settings_class();
 
 }  // namespace entimg::mutants::detail

@@ -117,15 +117,17 @@ Pick first_page_records() {
   return {"of the first page's records", Visibility::Quick, [](std::uint64_t i) { return i < 12; }};
 }
 
-// A picture's pick: the quick plan loads the pictures of every page it asks, its long page (limit=1500) among
-// them, so one record in n is quick-visible; a deep page's records are full-visible.
+// A picture's pick: the quick plan reads a sample whole, every record of the first page among them, so one
+// record in n is quick-visible when n is at most 12 (the first page holds every residue); a deep page's
+// records, and one in more than 12, are full-visible (the walk judges every picture's head, and reads its
+// first and last page and a spread sample whole).
 Pick picture_pick(const World& w, common::Pcg32& rng) {
   const std::uint32_t kind = rng.below(4);
   if (kind == 0) return every_record();
   if (kind == 1) {
     const auto n = static_cast<std::uint64_t>(rng.between(3, 40));
     const std::uint64_t r = rng.below(static_cast<std::uint32_t>(std::min<std::uint64_t>(n, w.count)));
-    return {"of one record in " + std::to_string(n), Visibility::Quick,
+    return {"of one record in " + std::to_string(n), n <= 12 ? Visibility::Quick : Visibility::Full,
             [n, r](std::uint64_t i) { return i % n == r; }};
   }
   const std::uint64_t pages = w.last_offset() / 12;
@@ -210,6 +212,16 @@ std::vector<PictureBreak> picture_breaks() {
        })},
       {"a redirect to itself", when_served([](const Call& c, HttpResponse& r, Wire&) {
          r = {302, "text/html", {{"Location", std::string(path_of(c.request))}}, ""};
+       })},
+      {"the pictures cut to half their bytes (an aborted copy)",
+       when_served([](const Call&, HttpResponse& r, Wire&) { r.body.resize(r.body.size() / 2); })},
+      {"WebP to an Accept naming it, without Vary: Accept (a negotiating CDN a shared cache ignores)",
+       when_served([](const Call& c, HttpResponse& r, Wire&) {
+         if (c.request.header("Accept").value_or("").find("image/webp") == std::string::npos) return;
+         if (content_type_is(r, "image/webp")) return;
+         r.content_type = "image/webp";
+         r.body = std::string(
+             "RIFF\x1a\0\0\0WEBPVP8L\x0d\0\0\0\x2f\0\0\0\x10\x07\x10\x11\x11\x88\x88\xfe\x07\0", 34);
        })},
   };
 }
@@ -465,6 +477,52 @@ Position nested_with_non_number() {
           }};
 }
 
+// --- settings: what a deployment's settings show a client (DEBUG, CORS) ----------------------------------
+
+Position unknown_api_url() {
+  return {"on an unknown URL under the API root", Visibility::Quick, [](const Call& c) {
+            const std::string_view path = path_of(c.request);
+            return is_get(c) && path.starts_with("/edw/api/no-such-route");
+          }};
+}
+
+Position foreign_origin() {
+  return {"on a request from another site (Origin)", Visibility::Quick,
+          [](const Call& c) { return c.request.header("Origin").has_value(); }};
+}
+
+constexpr std::string_view kDebug404 =
+    "<!DOCTYPE html><html><body><h1>Page not found (404)</h1><p>Using the URLconf defined in "
+    "<code>project.urls"
+    "</code>, Django tried these URL patterns, in this order:</p><ol><li>admin/</li></ol><p>You're seeing "
+    "this "
+    "error because you have <code>DEBUG = True</code> in your Django settings file.</p></body></html>";
+
+std::vector<Maker> settings() {
+  return {
+      [](const World&, common::Pcg32&) {
+        return make("settings", "Django's technical 404 page (DEBUG = True)", unknown_api_url(),
+                    [](const Call&, HttpResponse& r, Wire&) {
+                      r = {404, "text/html; charset=utf-8", {}, std::string(kDebug404)};
+                    });
+      },
+      [](const World&, common::Pcg32& rng) {
+        const bool credentials = rng.chance(50);
+        return make("settings",
+                    credentials ? "the Origin echoed with Access-Control-Allow-Credentials: true"
+                                : "the Origin echoed without Vary: Origin",
+                    foreign_origin(), [credentials](const Call& c, HttpResponse& r, Wire&) {
+                      r.headers.emplace_back("Access-Control-Allow-Origin",
+                                             c.request.header("Origin").value_or(""));
+                      if (credentials) {
+                        r.headers.emplace_back("Access-Control-Allow-Credentials", "true");
+                        r.headers.emplace_back("Vary", "Origin");
+                      }
+                    });
+      },
+  };
+}
+
 std::vector<Maker> filter_input() {
   const auto positions = [] {
     return std::vector<Position>{entity_valued("abc"), entity_valued("-1"),
@@ -503,6 +561,9 @@ std::vector<Maker> redirect_class() {
 }
 std::vector<Maker> filter_input_class() {
   return filter_input();
+}
+std::vector<Maker> settings_class() {
+  return settings();
 }
 
 }  // namespace entimg::mutants::detail

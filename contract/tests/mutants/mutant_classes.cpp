@@ -784,6 +784,7 @@ const std::vector<Class>& classes() {
       {"validators", detail::validator_class()},
       {"redirects", detail::redirect_class()},
       {"filter-input", detail::filter_input_class()},
+      {"settings", detail::settings_class()},
   };
   return all;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The suite's view of HTTP: one exchange per request, whatever the server did. A broken server can
 // send anything, so every field is optional in spirit: status 0 and `error` set mean no usable answer.
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -87,6 +88,9 @@ struct ClientOptions {
   std::chrono::milliseconds max_retry_wait{30000};
   std::optional<std::filesystem::path> cacert;  ///< extra CA bundle; system CAs otherwise
   bool insecure = false;                        ///< skip TLS verification (the CLI warns loudly)
+  /// When set and true (a signal asked the run to stop), requests are refused as after the deadline, so the
+  /// run ends with a report of what it checked.
+  const std::atomic<bool>* stop = nullptr;
   /// Called with each request's outcome, from the thread that made it (the monitor times requests).
   std::function<void(const HttpExchange&)> on_answer;
 };
@@ -111,8 +115,14 @@ class Client {
   /// The path prefix of the base URL without a trailing slash ("" or "/prefix").
   const std::string& base_path() const;
   std::size_t requests_sent() const;
-  /// False once max_requests or the deadline is used up; requests then fail with that reason.
+  /// False once max_requests or the deadline is used up, or a stop was asked; requests then fail with that
+  /// reason.
   bool budget_left() const;
+  /// Why requests are refused now ("not sent: the run deadline of 60 s is used up"), or "".
+  std::string refusal() const;
+  /// The run's deadline has passed or a stop was asked (ClientOptions::stop): the run should end now, with
+  /// a report of what it checked. (A spent --max-requests is not: the run goes on to its verdict.)
+  bool out_of_time() const;
 
  private:
   struct Impl;

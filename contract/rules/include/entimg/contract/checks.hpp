@@ -118,6 +118,7 @@ struct WalkState {
   std::optional<std::uint64_t> count;        ///< the count of the page being judged
   std::optional<std::uint64_t> first_count;  ///< the first count a page of the walk gave, an earlier page's
   std::optional<std::uint64_t> max_count;    ///< the highest count a page of the walk gave
+  std::optional<std::uint64_t> min_count;    ///< the lowest count a page of the walk gave
   std::uint64_t duplicates = 0;              ///< records whose id the walk had seen before
   std::string first_url;                     ///< the walk's first page
   std::string last_url;                      ///< the page being judged, or the last one
@@ -128,7 +129,8 @@ struct WalkState {
   std::string stop_reason;
   /// The ids walk_no_duplicates has seen.
   IdSet seen_ids;
-  std::uint64_t page_cap = 0;  ///< at the end: the most pages the walk could fetch (--page-cap)
+  std::uint64_t page_cap = 0;  ///< at the end: the most requests the walk could send (--page-cap)
+  std::uint64_t pictures = 0;  ///< at the end: the requests its pictures took, counted against page_cap
   std::uint64_t byte_cap = 0;  ///< at the end: non-zero when the walk stopped at its byte cap (--byte-cap)
   std::uint64_t bytes = 0;     ///< at the end, with byte_cap: the bytes of bodies the walk read
 };
@@ -145,11 +147,45 @@ struct Followed {
 /// A record's picture as a client loads it from the list (image_loads judges it).
 struct PictureAsk {
   std::optional<std::int64_t> record_id;
-  std::string image;      ///< the record's image URL
-  std::string mime_type;  ///< the record's mime_type
-  std::string page_url;   ///< the list page that listed it
-  std::string pointer;    ///< "/results/3/image"
+  std::string image;                       ///< the record's image URL
+  std::string mime_type;                   ///< the record's mime_type
+  std::string page_url;                    ///< the list page that listed it
+  std::string pointer;                     ///< "/results/3/image"
+  std::optional<std::uint64_t> file_size;  ///< the record's file_size, when a whole number
+  /// Read whole (no Range, up to the per-picture cap) and judged to its end; otherwise its head alone
+  /// (Range: bytes=0-1023): status, type, signature and the length its headers give.
+  bool whole = false;
 };
+
+/// A picture's length as its answer gave it, against the record's file_size (settle_picture_sizes).
+struct PictureLength {
+  std::optional<std::int64_t> record_id;
+  std::string image;     ///< the URL asked
+  std::string page_url;  ///< the list page that listed it
+  std::uint64_t file_size = 0;
+  std::uint64_t length = 0;
+  std::string how;  ///< where the length came from: "read whole", "Content-Range total", "Content-Length"
+};
+
+/// The length of the file a picture's answer (200 or 206) gives: a body read whole, a 206's Content-Range
+/// total, a 200's Content-Length; nullopt when it gives none, or the picture did not load.
+std::optional<PictureLength> picture_length(const PictureAsk& ask, const Followed& got);
+
+/// The pictures' lengths against their records' file_size, bounded: how many agree, the first ones that
+/// differ (those past Findings::kKeptFailures only counted).
+struct PictureSizes {
+  std::uint64_t seen = 0, agree = 0;
+  std::optional<PictureLength> example;  ///< the first seen, for a note
+  std::vector<PictureLength> differing;
+  std::uint64_t differing_left = 0;
+  void add(PictureLength length);
+  void merge(const PictureSizes& other);
+};
+
+/// file_size's unit is left open by the spec; the deployment says it: where the pictures read nearly all
+/// have file_size equal to their length in bytes (as django-filer stores it), one whose length differs is
+/// a file cut short or replaced, and image_loads fails naming its record; where they never agree, a note.
+void settle_picture_sizes(const PictureSizes& sizes, Findings& into);
 
 /// What a client asks past the list, besides the pictures; a FollowUp rule of rules.hpp judges the answers of
 /// its step (contract/run/follow_ups.cpp asks).
@@ -175,7 +211,7 @@ struct FollowAsk {
 /// A request of one side of the quick plan (docs/contract.md, "Sides"): what it asked besides the plain
 /// request.
 /// The sides of the quick plan; a SideAnswer row names the one whose answers it judges.
-enum class PlanSide { filter, filter_input, negotiation, compression, proxy, host };
+enum class PlanSide { filter, filter_input, negotiation, compression, proxy, host, cors };
 
 struct SideAsk {
   PlanSide side{};          ///< which side asked it
@@ -216,15 +252,22 @@ struct SideState {
   std::map<std::string, std::pair<bool, std::string>> followed;
 };
 
-/// A count that grew while a walk went on, explained by writes (records appended or put first) rather than
-/// by a paginator that miscounts: what count_stable, walk_count_matches, walk_no_duplicates and
-/// ascending_across_pages found over the walk is settled here with the first page asked again at its end
-/// (docs/contract-rules.md, "Decisions"). `count_now` is that page's count (nullopt: it gave none);
-/// `pages_in_flight` how many pages the walk had asked and not yet consumed at most (1 when it follows next
-/// one page at a time): a record put first while several are in flight can move past a page fetched ahead,
-/// so each write may cost that many records missed or seen twice. The walk's findings go into `into`: as
-/// they are, or, when the evidence holds, with those rules' failures turned into a warning note with the
-/// evidence. Returns whether writes explained them.
+/// A count that moved one way while the quick plan went on (records written or deleted meanwhile), each page
+/// judged by its own count: `counts` are those the plan's pages gave in the order asked, the first page's
+/// first; `count_now` the first page's asked again at the plan's end. count_stable's failures in `found` are
+/// then a warning note with the counts; a count that went both ways, or did not stay, leaves them failures.
+bool settle_quick_counts(const std::vector<std::uint64_t>& counts, std::optional<std::uint64_t> count_now,
+                         const Findings& found, Findings& into);
+
+/// A count that grew (or fell) while a walk went on, explained by writes (records appended or put first, or
+/// deleted) rather than by a paginator that miscounts: what count_stable, walk_count_matches,
+/// walk_no_duplicates and ascending_across_pages found over the walk is settled here with the first page
+/// asked again at its end (docs/contract-rules.md, "Decisions"). `count_now` is that page's count (nullopt:
+/// it gave none); `pages_in_flight` how many pages the walk had asked and not yet consumed at most (1 when it
+/// follows next one page at a time): a record put first while several are in flight can move past a page
+/// fetched ahead, so each write may cost that many records missed or seen twice. The walk's findings go into
+/// `into`: as they are, or, when the evidence holds, with those rules' failures turned into a warning note
+/// with the evidence. Returns whether writes explained them.
 bool settle_writes_during_walk(const WalkState& walk, std::optional<std::uint64_t> count_now,
                                const Findings& walk_found, Findings& into, std::uint64_t pages_in_flight = 1);
 
@@ -243,6 +286,8 @@ class WalkChecker {
   void finish_at_byte_cap(std::uint64_t byte_cap, std::uint64_t bytes, Findings& findings);
   /// The last page added has next == null.
   bool reached_end() const { return state_.reached_end; }
+  /// The picture requests the walk sent, which its page cap counts too.
+  void set_pictures(std::uint64_t pictures) { state_.pictures = pictures; }
   /// The walk so far, for what it says of writes while it went on (detail::WritesDuringWalk).
   const WalkState& state() const { return state_; }
   std::uint64_t records_seen() const { return state_.records_seen; }

@@ -20,6 +20,8 @@ enum class Reads {
   any_representation,  ///< headers that hold for any representation: the browsable HTML is judged too
   link_origins,        ///< its links' origins: on an answer asked with a proxy's or another Host's headers,
                        ///< the side's own rule judges them
+  error_answers,       ///< an answer with an error status, whatever was asked (check_error_answer): an
+                       ///< unknown URL's 404, a 5xx met anywhere (a picture's, a record's)
 };
 /// Judges every page the suite fetches, on its own (check_page runs these).
 struct EveryPage {
@@ -131,6 +133,9 @@ void check_any_representation(const CheckContext& context, const Page& page, Fin
 /// Every AgainstFirstPage rule on a page after the first: what the quick plan and WalkChecker do.
 void check_against_first(const CheckContext& context, const FirstPage& first, const Page& page,
                          Findings& findings);
+/// The EveryPage rules that read error answers, on an answer that is not a page of the collection (an unknown
+/// URL's, a picture's, a record's detail route's).
+void check_error_answer(const CheckContext& context, const HttpExchange& answer, Findings& findings);
 /// Every PlannedPage rule of that step on the page the quick plan picked for it.
 void check_planned(const CheckContext& context, PlanStep step, const Page& page, Findings& findings);
 /// Every PagePair rule of that step on the two pages the quick plan picked for it, in the step's order.

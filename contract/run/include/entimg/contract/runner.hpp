@@ -21,6 +21,9 @@ enum class Mode { Quick, Full };
 /// The default page cap's ceiling: the cap comes from the server's `count`, which a hostile or broken
 /// server can make 10^18.
 inline constexpr std::uint64_t kMaxWalkPages = 100000;
+/// The default cap's ceiling when the walk loads pictures: its pages and their pictures' requests together,
+/// so that a walk of an endless collection ends by itself in a couple of minutes, pictures and all.
+inline constexpr std::uint64_t kMaxWalkRequests = 400000;
 /// The bytes of page bodies a full walk reads by default before it stops (4 GiB).
 inline constexpr std::uint64_t kWalkByteCap = std::uint64_t{4} << 30;
 
@@ -30,6 +33,7 @@ struct Progress {
   std::uint64_t total = 0;  ///< the collection's count, 0 when unknown
   std::uint64_t pages = 0;
   std::chrono::milliseconds elapsed{0};
+  std::uint64_t pictures = 0;  ///< picture requests sent so far
 };
 
 /// Which pictures a run loads and judges (--images): all (the quick plan's pages' in quick mode, the walk's
@@ -47,12 +51,16 @@ struct RunOptions {
   /// empty: the base host with its port written the other way (docs/contract.md, "Sides")
   std::string alt_host;
   std::uint64_t walk_limit = 0;  ///< full: the limit of each walk page; 0 sends none (DRF's 12)
-  std::uint64_t page_cap = 0;    ///< full: the most pages to walk; 0 = count/limit + 2, at most kMaxWalkPages
-  std::uint64_t byte_cap = kWalkByteCap;  ///< full: the walk stops once its page bodies reach this many bytes
+  /// full: the most requests the walk sends, pages and their pictures (0: the pages count/limit needs, plus
+  /// the pictures loaded, plus 2; at most kMaxWalkRequests, or kMaxWalkPages without pictures)
+  std::uint64_t page_cap = 0;
+  std::uint64_t byte_cap =
+      kWalkByteCap;  ///< full: the walk stops once its bodies (pages, pictures) reach this
   std::uint64_t seed = 0;
   std::string order_key = "id";
   std::vector<std::string> only, skip;  ///< rule names
-  std::size_t concurrency = 1;          ///< pages in flight during a full walk (and pictures loading)
+  std::size_t concurrency = 1;          ///< pages in flight during a full walk
+  std::size_t picture_concurrency = 4;  ///< pictures loading at once (their own threads)
   ImagesChoice images;                  ///< --images
   /// --require-filter: a deployment that ignores ?entity= altogether fails entity_filter and filter_input
   /// (by default a warning: edw's filter_class is ignored by django-filter 22.1 and later)
@@ -95,6 +103,10 @@ struct RunReport {
   /// The behaviours the table of coverage.cpp knows, each with the requests that exercised it.
   std::vector<CoverageRow> coverage;
   std::string fatal_error;  ///< set when the deployment could not be checked at all (exit 2)
+  /// Why the run stopped before its end (the run's deadline, a signal), or "" when it ran to its end; then
+  /// `unchecked` says what it checked and what it left.
+  std::string stopped;
+  std::string unchecked;
   /// The kind of the first page's failure behind fatal_error; none when nothing was asked (a setup error).
   FailureKind fatal_failure = FailureKind::none;
 
