@@ -4,6 +4,8 @@
 // the slashless path and revalidation, each broken where a client meets it.
 #include <string>
 
+#include "byte_ranges.hpp"
+#include "entimg/common/ascii.hpp"
 #include "placeholder_image.hpp"
 #include "variant_support.hpp"
 
@@ -47,10 +49,19 @@ std::optional<std::uint64_t> picture_position(const Call& c) {
 }
 
 // The picture cut to half its bytes, as an aborted copy leaves a file: the right status, type and first
-// bytes, no end.
-HttpResponse cut_short(HttpResponse r) {
-  if (r.status == 200) r.body.resize(r.body.size() / 2);
-  return r;
+// bytes, no end. A Range is answered from what is left of the file, as the static file server that serves
+// it answers one (a 206's Content-Range total is the cut length).
+HttpResponse cut_short(const Call& c) {
+  const auto named = [](std::string_view name) {
+    return [name](const auto& header) { return common::iequals_ascii(header.first, name); };
+  };
+  HttpRequest whole = c.request;
+  std::erase_if(whole.headers, named("Range"));
+  HttpResponse file = c.correct(whole);
+  if (file.status != 200 || file.source) return c.answer();
+  file.body.resize(file.body.size() / 2);
+  std::erase_if(file.headers, named("Accept-Ranges"));
+  return mock::detail::answer_ranges(c.request, std::move(file));
 }
 
 // The records' file_size set to their placeholder picture's length in bytes, as django-filer stores it.
@@ -157,7 +168,7 @@ std::vector<Variant> picture_variants() {
                  const auto at = picture_position(c);
                  const std::uint64_t records = c.dataset ? c.dataset->count(mock::Selection{}) : 0;
                  if (!at || *at + 12 < records) return c.answer();
-                 return cut_short(c.answer());
+                 return cut_short(c);
                }});
   v.push_back({"one-picture-in-2000-cut-short",
                Kind::Broken,
@@ -169,7 +180,7 @@ std::vector<Variant> picture_variants() {
                "",
                [](const Call& c) {
                  const auto at = picture_position(c);
-                 if (at && *at % 2000 == 100) return cut_short(c.answer());
+                 if (at && *at % 2000 == 100) return cut_short(c);
                  return with_filed_sizes(c);
                }});
   v.push_back(
