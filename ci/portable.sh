@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the portable tarball build/portable/entities-images-<version>-linux-x86_64.tar.gz: both programs
-# (the portable preset: PCRE2, jemalloc and Brotli linked statically, run path $ORIGIN/../lib), the gate script as
+# (the portable preset: PCRE2, jemalloc, Brotli and Expat linked statically, run path $ORIGIN/../lib), the gate script as
 # bin/entities-images-gate, the schema files in share/entities-images/schema/, and in lib/ the shared libraries
 # they need beyond glibc, libstdc++, libgcc_s, OpenSSL 3 and zlib (cpp-httplib and simdjson, of which Debian
 # ships no static archive, and what those need), each found through its own run path $ORIGIN.

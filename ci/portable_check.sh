@@ -2,7 +2,7 @@
 # Checks an unpacked portable tarball (ci/portable.sh runs it on every build, and fails the build with it):
 #  - every ELF file in bin/ and lib/ needs (NEEDED) only the libraries a current glibc distribution has
 #    everywhere (glibc's, libstdc++, libgcc_s, OpenSSL 3, zlib) and those carried in lib/;
-#  - the programs need none of PCRE2, jemalloc and Brotli (linked statically) and find lib/ through their run
+#  - the programs need none of PCRE2, jemalloc, Brotli and Expat (linked statically) and find lib/ through their run
 #    path $ORIGIN/../lib, each carried library its neighbours through $ORIGIN;
 #  - no file asks for a symbol version past GLIBC_2.34 or GLIBCXX_3.4.30 (Ubuntu 22.04's glibc and GCC 12's
 #    libstdc++), nor CXXABI_1.3.13.
@@ -41,7 +41,7 @@ for file in "$dir"/bin/* "$dir"/lib/*; do
   done
   case $rel in
     bin/*)
-      for static in libpcre2 libjemalloc libbrotli; do
+      for static in libpcre2 libjemalloc libbrotli libexpat; do
         [[ " $needed" == *" $static"* ]] && problem "$rel needs ${static}*: it should be linked statically"
       done
       [ -z "$needed" ] || [ "$runpath" = '$ORIGIN/../lib' ] || problem "$rel has run path '$runpath', not \$ORIGIN/../lib"
