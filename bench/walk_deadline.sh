@@ -14,6 +14,7 @@ SUITE="$root/build/release/contract/entities-images-contract"
 RECORDS=300000
 DEADLINE=60
 RATE=100
+SEED=1  # the generated collection (start_mock)
 BUILD=true
 
 usage() {
