@@ -69,7 +69,9 @@ def make_handler(upstream, throttle):
             for name, value in answer.getheaders():
                 if name.lower() not in ("connection", "keep-alive", "transfer-encoding", "content-length"):
                     self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
+            # A HEAD's Content-Length is the GET's, as the upstream said it (the body is empty).
+            length = answer.getheader("Content-Length") if method == "HEAD" else None
+            self.send_header("Content-Length", length if length is not None else str(len(body)))
             self.end_headers()
             if method != "HEAD":
                 self.wfile.write(body)

@@ -79,7 +79,7 @@ run_stopped() {
   local stopped
   stopped=$(grep -A1 '^STOPPED' "$BENCH_TMP/$label.txt" | tr '\n' ' ' || true)
   printf '%s: exit %d after %s s; %s\n' "$label" "$code" "$SECONDS_TAKEN" "${stopped:-no STOPPED line}"
-  grep -E 'image_loads|pictures asked|requests,' "$BENCH_TMP/$label.txt" | sed 's/^/    /' | head -n 6
+  grep -E '^FAIL|image_loads|pictures asked|requests,' "$BENCH_TMP/$label.txt" | sed 's/^/    /' | head -n 12
   REPORTED=false
   [[ -n $stopped && -s $BENCH_TMP/$label.json ]] && grep -q '"stopped"' "$BENCH_TMP/$label.json" && REPORTED=true
 }

@@ -156,7 +156,11 @@ void RecordSample::work(std::size_t slot) {
     queue_.pop_front();
     lock.unlock();
     room_.notify_one();
-    if (!client_.budget_left()) continue;
+    if (!client_.budget_left()) {
+      const std::lock_guard relock(mutex_);
+      ++dropped_;
+      continue;
+    }
     Page listed;  // the record as the list gave it, one record of a page
     listed.exchange.url = ask.listed_url;
     listed.exchange.status = 200;
@@ -165,7 +169,11 @@ void RecordSample::work(std::size_t slot) {
     PageQuery none;
     none.label = "record " + std::to_string(ask.id) + " opened";
     const Page answer = fetch_page(client_, context_.collection_path + std::to_string(ask.id) + "/", none);
-    if (answer.exchange.attempts == 0) continue;  // not sent: the run stopped
+    if (answer.exchange.attempts == 0) {  // not sent: the run stopped
+      const std::lock_guard relock(mutex_);
+      ++dropped_;
+      continue;
+    }
     check_follow_up(context_, {FollowStep::record_opened, none.label, &listed, 0, nullptr, &answer},
                     found_[slot]);
     check_error_answer(context_, answer.exchange, found_[slot]);
@@ -175,7 +183,7 @@ void RecordSample::work(std::size_t slot) {
 std::uint64_t RecordSample::stop() {
   {
     const std::lock_guard lock(mutex_);
-    const std::uint64_t left = queue_.size();
+    const std::uint64_t left = queue_.size() + dropped_;
     queue_.clear();
     closing_ = true;
     ready_.notify_all();

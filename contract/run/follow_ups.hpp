@@ -53,7 +53,8 @@ class RecordSample {
 
   /// Queues the records of `page` at these indices (waits while many are queued).
   void open(const Page& page, std::span<const std::size_t> indices);
-  /// Drops what is queued (the run's deadline came); returns how many were left.
+  /// Drops what is queued (the run's deadline came); returns how many were left unopened: those and the ones
+  /// dropped before once the budget was spent.
   std::uint64_t stop();
   /// Waits for every queued record and puts what the rules found into `findings`.
   void finish(Findings& findings);
@@ -72,6 +73,7 @@ class RecordSample {
   std::mutex mutex_;
   std::condition_variable ready_, room_;
   std::deque<Ask> queue_;
+  std::uint64_t dropped_ = 0;  // taken from the queue once the run's budget was spent, never opened
   bool closing_ = false;
   std::vector<Findings> found_;
   std::vector<std::thread> threads_;

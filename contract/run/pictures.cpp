@@ -200,9 +200,9 @@ void PictureChecks::stop() {
   room_.notify_all();
 }
 
-std::uint64_t PictureChecks::waiting() {
+std::uint64_t PictureChecks::unchecked() {
   const std::lock_guard lock(mutex_);
-  return queue_.size();
+  return queue_.size() + left_;
 }
 
 void PictureChecks::finish(Findings& findings) {

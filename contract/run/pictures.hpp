@@ -65,8 +65,9 @@ class PictureChecks {
   /// Pictures asked (each once, redirects aside) and body bytes read so far (the walk's caps count them).
   std::uint64_t requests() const { return requests_.load(); }
   std::uint64_t bytes() const { return bytes_.load(); }
-  /// Pictures queued and not yet asked (a stopped run reports them unchecked).
-  std::uint64_t waiting();
+  /// Pictures left unchecked so far: queued and not yet asked, or dropped unasked once the run's budget was
+  /// spent (a stopped run reports them).
+  std::uint64_t unchecked();
 
  private:
   bool pick_quick(std::size_t index, std::size_t listed, const std::string& type, PagePictures role);

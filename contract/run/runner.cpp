@@ -523,15 +523,15 @@ void Run::end_walk(WalkChecker& walker, std::uint64_t cap, const PageQuery& firs
                    std::uint64_t pages_needed) {
   if (client_.out_of_time() && !walker.reached_end()) {
     stopped_ = client_.refusal();
-    const std::uint64_t left = pictures_->waiting();
     pictures_->stop();
+    const std::uint64_t left = pictures_->unchecked();
     const std::uint64_t records_left = records_->stop();
-    unchecked_ =
-        std::to_string(walk_pages_) + " of about " + std::to_string(pages_needed) + " pages walked (" +
-        std::to_string(walker.records_seen()) + " of " + std::to_string(first_count_) + " records); " +
-        std::to_string(left) + " pictures and " + std::to_string(records_left) +
-        " records to open queued and left unchecked; walk_reaches_end, walk_count_matches and the walk's "
-        "settling not judged";
+    unchecked_ = std::to_string(walk_pages_) + " of about " + std::to_string(pages_needed) +
+                 " pages walked (" + std::to_string(walker.records_seen()) + " of " +
+                 std::to_string(first_count_) + " records); " + std::to_string(left) + " pictures and " +
+                 std::to_string(records_left) +
+                 " records to open left unchecked; walk_reaches_end, walk_count_matches and the walk's "
+                 "settling not judged";
     finish_past_the_list();
     findings_.merge(walk_found_);
     return;

@@ -1,6 +1,9 @@
 // The suite against deployments that differ from DRF only where the contract allows: a full run
 // fails no rule, and notes what a person may want to know.
 #include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -235,6 +238,45 @@ TEST_CASE("a full run asked to stop during its walk ends with a report of what i
   CHECK(broken::e2e::outcome_of(report, "walk_reaches_end")->checked == 0);
   const std::string console = broken::e2e::console(report);
   CHECK_THAT(console, Catch::Matchers::Contains("STOPPED before its end"));
+}
+
+// A stopped walk counts every picture it left: those still queued and those its picture threads took from the
+// queue once the stop came (the report said "0 pictures ... left unchecked" when thousands were). Pictures
+// answered slowly make the walk run ahead of them; what is checked holds at any speed: each walked record's
+// picture was either asked or counted as left.
+TEST_CASE("a full run stopped during its walk counts the pictures it left unchecked", "[e2e][tolerated]") {
+  static const broken::Variant slow_pictures{"slow-pictures",
+                                             broken::Kind::Tolerated,
+                                             "",
+                                             {},
+                                             "pictures answered after 20 ms",
+                                             "",
+                                             [](const broken::Call& c) {
+                                               if (c.request.target.starts_with("/media/"))
+                                                 std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                                               return c.answer();
+                                             }};
+  broken::e2e::Deployment deployment(slow_pictures);
+  std::atomic<bool> stop{false};
+  contract::ClientOptions options = broken::e2e::local_client(deployment.url());
+  options.stop = &stop;
+  contract::Client client(options);
+  contract::RunOptions run;
+  run.mode = contract::Mode::Full;
+  run.seed = 42;
+  run.on_progress = [&](const contract::Progress& p) {
+    if (p.records >= 48) stop = true;
+  };
+  const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
+  INFO(broken::e2e::console(report) << "\nunchecked: " << report.unchecked);
+  const std::size_t records_end = report.unchecked.find(" records); ");
+  REQUIRE(records_end != std::string::npos);
+  const std::size_t left_at = records_end + 11;
+  const std::uint64_t left = std::stoull(report.unchecked.substr(left_at));
+  CHECK(report.unchecked.substr(left_at).find(" pictures and ") != std::string::npos);
+  const contract::RuleOutcome* loads = broken::e2e::outcome_of(report, "image_loads");
+  REQUIRE(loads != nullptr);
+  CHECK(left + loads->checked >= report.records_seen);
 }
 
 // Writes while the quick plan goes on: each page judged by its own count, count_stable's differences a
