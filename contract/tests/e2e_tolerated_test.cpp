@@ -208,14 +208,11 @@ TEST_CASE("a filter ignored altogether is a warning, and a failure with --requir
   CHECK(broken::e2e::failed_rules(required) == std::set<std::string>{"entity_filter", "filter_input"});
 }
 
-// A full run stopped halfway (a CI job's timeout sends SIGTERM, --deadline runs out) ends with a report of
-// what it checked and what it left: the stop is asked once the walk has seen 48 records (no clock involved).
-TEST_CASE("a full run asked to stop during its walk ends with a report of what it left", "[e2e][tolerated]") {
-  static const broken::Variant unchanged{
-      "unchanged", broken::Kind::Tolerated, "", {}, "the mock as it is", "", [](const broken::Call& c) {
-        return c.answer();
-      }};
-  broken::e2e::Deployment deployment(unchanged);
+namespace {
+
+// A full run of the variant asked to stop once its walk has seen 48 records (no clock involved).
+contract::RunReport run_stopped_at_48(const broken::Variant& variant, std::size_t concurrency) {
+  broken::e2e::Deployment deployment(variant);
   std::atomic<bool> stop{false};
   contract::ClientOptions options = broken::e2e::local_client(deployment.url());
   options.stop = &stop;
@@ -223,11 +220,23 @@ TEST_CASE("a full run asked to stop during its walk ends with a report of what i
   contract::RunOptions run;
   run.mode = contract::Mode::Full;
   run.seed = 42;
-  run.concurrency = GENERATE(as<std::size_t>{}, 1, 2);
+  run.concurrency = concurrency;
   run.on_progress = [&](const contract::Progress& p) {
     if (p.records >= 48) stop = true;
   };
-  const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
+  return contract::run_contract(client, broken::e2e::schemas(), run);
+}
+
+}  // namespace
+
+// A full run stopped halfway (a CI job's timeout sends SIGTERM, --deadline runs out) ends with a report of
+// what it checked and what it left: the stop is asked once the walk has seen 48 records (no clock involved).
+TEST_CASE("a full run asked to stop during its walk ends with a report of what it left", "[e2e][tolerated]") {
+  static const broken::Variant unchanged{
+      "unchanged", broken::Kind::Tolerated, "", {}, "the mock as it is", "", [](const broken::Call& c) {
+        return c.answer();
+      }};
+  const contract::RunReport report = run_stopped_at_48(unchanged, GENERATE(as<std::size_t>{}, 1, 2));
   INFO(broken::e2e::console(report));
   CHECK_THAT(report.stopped, Catch::Matchers::Contains("asked to stop"));
   CHECK_THAT(report.unchecked, Catch::Matchers::Contains("pages walked (48 of 250 records)") ||
@@ -256,18 +265,7 @@ TEST_CASE("a full run stopped during its walk counts the pictures it left unchec
                                                  std::this_thread::sleep_for(std::chrono::milliseconds(20));
                                                return c.answer();
                                              }};
-  broken::e2e::Deployment deployment(slow_pictures);
-  std::atomic<bool> stop{false};
-  contract::ClientOptions options = broken::e2e::local_client(deployment.url());
-  options.stop = &stop;
-  contract::Client client(options);
-  contract::RunOptions run;
-  run.mode = contract::Mode::Full;
-  run.seed = 42;
-  run.on_progress = [&](const contract::Progress& p) {
-    if (p.records >= 48) stop = true;
-  };
-  const contract::RunReport report = contract::run_contract(client, broken::e2e::schemas(), run);
+  const contract::RunReport report = run_stopped_at_48(slow_pictures, 1);
   INFO(broken::e2e::console(report) << "\nunchecked: " << report.unchecked);
   const std::size_t records_end = report.unchecked.find(" records); ");
   REQUIRE(records_end != std::string::npos);
