@@ -59,13 +59,14 @@ def check_tests_links(part, wing, folders, problems):
 
 
 def built_sources(contract, cmake_files):
-    """The sources the wings' entimg_contract_wing calls and their programs build."""
+    """The sources the wings' entimg_contract_wing calls and their programs build (add_executable,
+    add_library, target_sources)."""
     built = set()
     for path in cmake_files + [os.path.join(contract, "CMakeLists.txt")]:
         text, base = layers.read(path), os.path.dirname(path)
         for _, body in WING_CALL.findall(text):
             built |= layers.built_paths(base, body.split())
-        for body in re.findall(r"add_(?:executable|library)\(\s*[\w-]+\s+([^)]*)\)", text):
+        for body in re.findall(r"(?:add_(?:executable|library)|target_sources)\(\s*[\w-]+\s+([^)]*)\)", text):
             built |= layers.built_paths(base, body.split(), only_cpp=True)
     return built
 
